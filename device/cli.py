@@ -1,0 +1,183 @@
+"""The `frisian-companion` command line.
+
+Output formats are documented in README.md ("Command line") and are kept stable for scripts.
+A user's mistake (bad FEN, unreadable file) prints one line ``frisian-companion: error: ...``
+and exits with status 2; `check` exits 1 when a game has an illegal move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from importlib import resources
+from typing import Sequence, TextIO
+
+from rules import Position
+from rules.perft import perft
+from rules.pdn import ReadGame, read_file, read_games, write_game
+
+PROG = "frisian-companion"
+
+
+class UsageError(Exception):
+    """A mistake in what the user gave us: reported in one line, exit status 2."""
+
+
+def _position(fen: str | None) -> Position:
+    return Position.start() if fen is None else Position.from_fen(fen)
+
+
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    if args.depth < 1:
+        raise UsageError("perft DEPTH must be 1 or more")
+    position = _position(args.fen)
+    for depth in range(1, args.depth + 1):
+        t0 = time.perf_counter()
+        leaves = perft(position, depth)
+        out.write(f"{depth} {leaves} {time.perf_counter() - t0:.3f}\n")
+        out.flush()
+    return 0
+
+
+def moves_json(position: Position) -> list[dict]:
+    legal = position.legal_moves()
+    return [{"from": m.from_square, "to": m.to_square, "path": list(m.path),
+             "captured": list(m.captured), "text": position.move_text(m, legal)} for m in legal]
+
+
+def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
+    if args.fen == "-":
+        for n, line in enumerate(sys.stdin, 1):
+            if not line.strip():
+                continue
+            try:
+                position = Position.from_fen(line)
+            except ValueError as e:
+                raise UsageError(f"standard input line {n}: {e}") from None
+            if args.json:
+                out.write(json.dumps(moves_json(position)) + "\n")
+            else:
+                out.write(" ".join(position.move_text(m) for m in position.legal_moves()) + "\n")
+        return 0
+    position = Position.from_fen(args.fen)
+    if args.json:
+        out.write(json.dumps(moves_json(position)) + "\n")
+        return 0
+    legal = position.legal_moves()
+    for m in legal:
+        taken = f"  captures {','.join(map(str, m.captured))}" if m.captured else ""
+        out.write(f"{position.move_text(m, legal)}{taken}\n")
+    over = position.outcome()
+    if over is not None:
+        out.write(f"game over: {over}\n")
+    return 0
+
+
+def check_line(index: int, read: ReadGame) -> tuple[bool, str]:
+    """One line of `check` output for a game, and whether the game is legal."""
+    game = read.game
+    name = game.tags.get("Event", "?")
+    if read.problem is not None:
+        return False, f"{index} ILLEGAL {read.problem} [{name}]"
+    rules_end = game.position.outcome()
+    declared = game.declared_result
+    if rules_end is not None:
+        line = f"{index} OK {rules_end.result()} {rules_end.termination.value}"
+        if declared and declared != rules_end.result():
+            return False, f"{index} WRONG-RESULT the rules give {rules_end} but the Result tag says {declared} [{name}]"
+    else:
+        line = f"{index} OK {declared or '*'} not ended by the rules ({game.ply} plies)"
+    return True, f"{line} [{name}]"
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    games = read_file(args.file)
+    ok_all = True
+    for i, read in enumerate(games, 1):
+        ok, line = check_line(i, read)
+        ok_all &= ok
+        out.write(line + "\n")
+    return 0 if ok_all else 1
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    if args.pdn:
+        games = read_file(args.pdn)
+    else:
+        text = resources.files("device").joinpath("data/demo-game.pdn").read_text(encoding="utf-8")
+        games = list(read_games(text))
+    read = games[0]
+    game = read.game
+    out.write(f"Replaying {game.tags.get('Event', 'a game')} through the rules core\n")
+    from rules.game import Game
+    replay = Game(start=game.start, tags=dict(game.tags))
+    for ply, move in enumerate(game.moves):
+        position = replay.position
+        text = position.move_text(move)
+        replay.push(move)
+        after = replay.position
+        number = f"{ply // 2 + 1}." if position.turn.is_white else f"{ply // 2 + 1}..."
+        counters = "  ".join(_counter_text(after, c) for c in (position.turn, position.turn.other))
+        out.write(f"{number:>5} {text:<9} {counters}\n")
+        if args.delay:
+            out.flush()
+            time.sleep(args.delay)
+    if read.problem:
+        out.write(f"stopped: {read.problem}\n")
+    over = replay.position.outcome()
+    out.write(f"Result: {over if over else (game.declared_result or '*') + ' (not ended by the rules)'}\n")
+    out.write("Legal moves now: " + replay.position.describe_moves() + "\n\n")
+    replay.declared_result = game.declared_result
+    out.write(write_game(replay))
+    return 0
+
+
+def _counter_text(position: Position, colour) -> str:
+    c = position.counter(colour)
+    seven = position.seven_move_count
+    base = f"{colour}: " + ("-" if c is None else f"K{c.square}{chr(39) * c.count}" + (" blocked" if c.blocked else ""))
+    if seven is not None and position.seven_move_side is colour:
+        base += f" seven-move {seven}/7"
+    return base
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Frisian draughts companion: rules, arbiter, camera.")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("perft", help="count the leaves of the move tree: one line 'DEPTH LEAVES SECONDS' per depth")
+    s.add_argument("depth", type=int)
+    s.add_argument("--fen", help="start from this position (default: the normal start)")
+    s.set_defaults(func=cmd_perft)
+    s = sub.add_parser("moves", help="list the legal moves of a position")
+    s.add_argument("fen", help="a PDN FEN, or - to read one FEN per line from standard input")
+    s.add_argument("--json", action="store_true", help='one JSON array of {"from","to","path","captured","text"}')
+    s.set_defaults(func=cmd_moves)
+    s = sub.add_parser("check", help="replay every game of a PDN file by the rules")
+    s.add_argument("file")
+    s.set_defaults(func=cmd_check)
+    s = sub.add_parser("demo", help="replay a bundled real game and print its scoresheet")
+    s.add_argument("--pdn", help="replay the first game of this PDN file instead")
+    s.add_argument("--delay", type=float, default=0.0, help="seconds to wait between moves")
+    s.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args, out)
+    except (UsageError, ValueError, OSError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

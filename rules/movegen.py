@@ -1,0 +1,295 @@
+"""Legal move generation and move making on raw bitboard states (internal to `rules`).
+
+A raw state is the tuple ``(wm, wk, bm, bk, white_to_move, wc, bc, seven)``: the bitboards of white
+men, white kings, black men and black kings (layout in `rules.bitboard`), the side to move, each
+side's three-move counter packed as ``bit_index << 2 | count`` (0 = no count), and the seven-move
+count (-1 when the seven-move rule is not running).  A raw move is ``(from_index, to_index,
+captured_bits, path)`` where path is the tuple of bit indices of the landing squares, ending with
+the destination.  `rules.position.Position` wraps these in a public API; the perft counter uses
+them directly because it is the hot path.
+
+The rules implemented here are RULES.md "Moves", "Which capture is legal" and the move-making half
+of the three-move and seven-move rules.  Game ends are decided in `rules.position`.
+"""
+
+from __future__ import annotations
+
+from rules.bitboard import (
+    BLACK_PROMOTION,
+    BOARD,
+    DIAGONAL_RAY_BITS,
+    JUMP_MASK,
+    MAN_JUMPS,
+    RAY_BITS,
+    SHIFT,
+    WHITE_PROMOTION,
+)
+
+RawState = tuple[int, int, int, int, bool, int, int, int]
+RawMove = tuple[int, int, int, tuple[int, ...]]
+
+#: Signed shifts of a man's two forward diagonal steps.
+_WHITE_FORWARD = (-6, -5)
+_BLACK_FORWARD = (5, 6)
+_JUMPS = tuple((SHIFT[d], JUMP_MASK[d]) for d in range(8))
+
+
+def sides(state: RawState) -> tuple[int, int, int, int, int]:
+    """(own men, own kings, opponent men, opponent kings, bit of own king blocked by Art. 17)."""
+    wm, wk, bm, bk, white, wc, bc, _ = state
+    if white:
+        own_c, men, kings, omen, okings = wc, wm, wk, bm, bk
+    else:
+        own_c, men, kings, omen, okings = bc, bm, bk, wm, wk
+    blocked = 1 << (own_c >> 2) if own_c & 3 == 3 and men else 0
+    return men, kings, omen, okings, blocked
+
+
+# ---------------------------------------------------------------------------------------------
+# Captures (Art. 7, 9-14)
+
+def _man_has_capture(men: int, opp: int, empty: int) -> bool:
+    for s, mask in _JUMPS:
+        x = men & mask
+        if s > 0:
+            if (((x << s) & opp) << s) & empty:
+                return True
+        elif (((x >> -s) & opp) >> -s) & empty:
+            return True
+    return False
+
+
+def _king_has_capture(kings: int, opp: int, occ: int) -> bool:
+    while kings:
+        low = kings & -kings
+        kings ^= low
+        for ray in RAY_BITS[low.bit_length() - 1]:
+            n = len(ray)
+            k = 0
+            while k < n and not ray[k][1] & occ:
+                k += 1
+            if k + 1 < n and ray[k][1] & opp and not ray[k + 1][1] & occ:
+                return True
+    return False
+
+
+def _man_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, out: list) -> None:
+    extended = False
+    for jumped, land_idx, land in MAN_JUMPS[idx]:
+        if jumped & opp and not jumped & captured and not land & occ:
+            extended = True
+            _man_routes(land_idx, captured | jumped, path + (land_idx,), occ, opp, out)
+    if not extended and captured:
+        out.append((path, captured))
+
+
+def _king_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, out: list) -> None:
+    extended = False
+    for ray in RAY_BITS[idx]:
+        n = len(ray)
+        k = 0
+        while k < n and not ray[k][1] & occ:
+            k += 1
+        if k >= n:
+            continue
+        hit = ray[k][1]
+        if not hit & opp or hit & captured:
+            continue  # own piece, or a piece already taken: it blocks (Art. 13, 14)
+        caught = captured | hit
+        k += 1
+        while k < n:
+            land_idx, land = ray[k]
+            if land & occ:
+                break
+            extended = True
+            _king_routes(land_idx, caught, path + (land_idx,), occ, opp, out)
+            k += 1
+    if not extended and captured:
+        out.append((path, captured))
+
+
+def capture_value(captured: int, opp_kings: int) -> int:
+    """Shot value as one integer (Art. 11): men + 2 * kings first; on a tie, fewer kings is more."""
+    n = captured.bit_count()
+    k = (captured & opp_kings).bit_count()
+    return (n + k) * 32 - k
+
+
+def captures(men: int, kings: int, omen: int, okings: int) -> list[RawMove]:
+    """The legal captures: highest value only, king captures first at equal value, no duplicates."""
+    opp = omen | okings
+    occ = men | kings | opp
+    empty = BOARD & ~occ
+    man_can = bool(men) and _man_has_capture(men, opp, empty)
+    if not man_can and not (kings and _king_has_capture(kings, opp, occ)):
+        return []
+    best = -1
+    by_king = False
+    found: dict[tuple[int, int, int], RawMove] = {}
+    for pieces, routes, is_king in ((kings, _king_routes, True), (men if man_can else 0, _man_routes, False)):
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            idx = low.bit_length() - 1
+            out: list = []
+            routes(idx, 0, (), occ ^ low, opp, out)
+            for path, captured in out:
+                value = capture_value(captured, okings)
+                if value < best or (value == best and by_king and not is_king):
+                    continue
+                if value > best:
+                    best = value
+                    by_king = is_king
+                    found = {}
+                key = (idx, path[-1], captured)
+                if key not in found:
+                    found[key] = (idx, path[-1], captured, path)
+    return list(found.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Simple moves (Art. 7, 9, 17)
+
+def simple_moves(men: int, kings: int, empty: int, white: bool, blocked: int) -> list[RawMove]:
+    out: list[RawMove] = []
+    for s in _WHITE_FORWARD if white else _BLACK_FORWARD:
+        t = (men >> -s if s < 0 else men << s) & empty
+        while t:
+            low = t & -t
+            t ^= low
+            ti = low.bit_length() - 1
+            out.append((ti - s, ti, 0, (ti,)))
+    kings &= ~blocked
+    occ = BOARD & ~empty
+    while kings:
+        low = kings & -kings
+        kings ^= low
+        fi = low.bit_length() - 1
+        for ray in DIAGONAL_RAY_BITS[fi]:
+            for ti, b in ray:
+                if b & occ:
+                    break
+                out.append((fi, ti, 0, (ti,)))
+    return out
+
+
+def all_captures(men: int, kings: int, omen: int, okings: int) -> list[tuple[RawMove, bool]]:
+    """Every complete capture route, whatever its value, with whether a king makes it.
+
+    Not the legal moves: used to explain why a capture is illegal (Art. 11, 12)."""
+    opp = omen | okings
+    occ = men | kings | opp
+    result: list[tuple[RawMove, bool]] = []
+    for pieces, routes, is_king in ((kings, _king_routes, True), (men, _man_routes, False)):
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            idx = low.bit_length() - 1
+            out: list = []
+            routes(idx, 0, (), occ ^ low, opp, out)
+            result.extend(((idx, path[-1], captured, path), is_king) for path, captured in out)
+    return result
+
+
+def legal_moves(state: RawState) -> list[RawMove]:
+    """All legal moves of the side to move, by RULES.md."""
+    men, kings, omen, okings, blocked = sides(state)
+    caps = captures(men, kings, omen, okings)
+    if caps:
+        return caps
+    empty = BOARD & ~(men | kings | omen | okings)
+    return simple_moves(men, kings, empty, state[4], blocked)
+
+
+def count_moves(state: RawState) -> int:
+    """len(legal_moves(state)), without building the simple moves."""
+    men, kings, omen, okings, blocked = sides(state)
+    caps = captures(men, kings, omen, okings)
+    if caps:
+        return len(caps)
+    occ = men | kings | omen | okings
+    empty = BOARD & ~occ
+    if state[4]:
+        n = ((men >> 6) & empty).bit_count() + ((men >> 5) & empty).bit_count()
+    else:
+        n = ((men << 5) & empty).bit_count() + ((men << 6) & empty).bit_count()
+    kings &= ~blocked
+    while kings:
+        low = kings & -kings
+        kings ^= low
+        for ray in DIAGONAL_RAY_BITS[low.bit_length() - 1]:
+            for _, b in ray:
+                if b & occ:
+                    break
+                n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Making a move: pieces, promotion (Art. 8), three-move counters (Art. 17), seven-move count (Art. 18)
+
+def seven_move_side(wm: int, wk: int, bm: int, bk: int) -> int:
+    """1 if white has two kings against black's lone king (no men anywhere), -1 for black, else 0."""
+    if wm or bm:
+        return 0
+    nw, nb = wk.bit_count(), bk.bit_count()
+    if nw == 2 and nb == 1:
+        return 1
+    if nw == 1 and nb == 2:
+        return -1
+    return 0
+
+
+def apply(state: RawState, move: RawMove) -> RawState:
+    """The state after a legal move."""
+    wm, wk, bm, bk, white, wc, bc, seven = state
+    fi, ti, cap, _ = move
+    fb = 1 << fi
+    tb = 1 << ti
+    if white:
+        men, kings, omen, okings, own_c, opp_c = wm, wk, bm, bk, wc, bc
+    else:
+        men, kings, omen, okings, own_c, opp_c = bm, bk, wm, wk, bc, wc
+    if kings & fb:
+        kings ^= fb | tb
+        if not cap and men:
+            if own_c and own_c >> 2 == fi:
+                own_c = (ti << 2) | ((own_c & 3) + 1)
+            else:
+                own_c = (ti << 2) | 1
+        else:
+            own_c = 0
+    else:
+        men ^= fb
+        if tb & (WHITE_PROMOTION if white else BLACK_PROMOTION):
+            kings |= tb
+        else:
+            men |= tb
+        own_c = 0
+    if cap:
+        omen &= ~cap
+        okings &= ~cap
+        if opp_c and (cap >> (opp_c >> 2) & 1 or not omen):
+            opp_c = 0
+    if white:
+        wm, wk, bm, bk, wc, bc = men, kings, omen, okings, own_c, opp_c
+    else:
+        wm, wk, bm, bk, wc, bc = omen, okings, men, kings, opp_c, own_c
+    strong = seven_move_side(wm, wk, bm, bk)
+    if not strong:
+        seven = -1
+    elif seven < 0:
+        seven = 0
+    elif (strong > 0) == white:
+        seven += 1
+    return (wm, wk, bm, bk, not white, wc, bc, seven)
+
+
+def perft(state: RawState, depth: int) -> int:
+    """Leaves of the legal move tree, counting the last ply without making its moves."""
+    if depth <= 1:
+        return count_moves(state) if depth == 1 else 1
+    total = 0
+    for mv in legal_moves(state):
+        total += perft(apply(state, mv), depth - 1)
+    return total
