@@ -28,6 +28,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from importlib import import_module
 from importlib.metadata import version
 from typing import Any
 
@@ -57,9 +58,7 @@ def expand_fen(fen: str) -> str:
 
 def _perft_fast(fen: str) -> Callable[[int], int]:
     """py-draughts: ``FrisianBoard``; ``legal_moves`` is a property; push/pop."""
-    from draughts import FrisianBoard  # type: ignore[import-not-found]
-
-    board = FrisianBoard.from_fen(expand_fen(fen))
+    board = import_module("draughts").FrisianBoard.from_fen(expand_fen(fen))
 
     def perft(depth: int) -> int:
         moves = board.legal_moves
@@ -77,9 +76,7 @@ def _perft_fast(fen: str) -> Callable[[int], int]:
 
 def _perft_slow(fen: str) -> Callable[[int], int]:
     """pydraughts: ``Board(variant="frisian", fen=...)``; ``legal_moves()``; push/pop."""
-    from draughts import Board  # type: ignore[import-not-found]
-
-    board = Board(variant="frisian", fen=expand_fen(fen))
+    board = import_module("draughts").Board(variant="frisian", fen=expand_fen(fen))
 
     def perft(depth: int) -> int:
         moves = board.legal_moves()

@@ -14,6 +14,8 @@ of the three-move and seven-move rules.  Game ends are decided in `rules.positio
 
 from __future__ import annotations
 
+import gc
+
 from rules.bitboard import (
     BLACK_PROMOTION,
     BOARD,
@@ -48,15 +50,15 @@ def sides(state: RawState) -> tuple[int, int, int, int, int]:
 # ---------------------------------------------------------------------------------------------
 # Captures (Art. 7, 9-14)
 
-def _man_has_capture(men: int, opp: int, empty: int) -> bool:
+def _man_capturers(men: int, opp: int, empty: int) -> int:
+    """The men that can jump an adjacent enemy piece now (the start of any man capture)."""
+    found = 0
     for s, mask in _JUMPS:
-        x = men & mask
         if s > 0:
-            if (((x << s) & opp) << s) & empty:
-                return True
-        elif (((x >> -s) & opp) >> -s) & empty:
-            return True
-    return False
+            found |= men & mask & ((((empty >> s) & opp) >> s))
+        else:
+            found |= men & mask & ((((empty << -s) & opp) << -s))
+    return found
 
 
 def _king_has_capture(kings: int, opp: int, occ: int) -> bool:
@@ -73,18 +75,82 @@ def _king_has_capture(kings: int, opp: int, occ: int) -> bool:
     return False
 
 
-def _man_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, out: list) -> None:
-    extended = False
+# A route entry is (value, final captured bits, destination index, rest) where rest is None at
+# the end of the capture or (next landing index, entry from there): a linked path, so that no
+# path tuple is copied while searching.
+
+def _man_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo: dict) -> list:
+    """The best continuations of a man's capture standing on `idx` having taken `captured`.
+
+    Returns route entries of the highest value only, one per (destination, captured set).  The
+    continuations depend only on (idx, captured) for one capturing piece, and their values only on
+    the final captured set, so both memoising on that pair and dropping lower values at every step
+    are exact: the search stays small even where a piece has millions of routes (Art. 9, 13).
+    """
+    key = captured << 6 | idx
+    found = memo.get(key)
+    if found is not None:
+        return found
+    best = -1
+    out: dict = {}
     for jumped, land_idx, land in MAN_JUMPS[idx]:
         if jumped & opp and not jumped & captured and not land & occ:
-            extended = True
-            _man_routes(land_idx, captured | jumped, path + (land_idx,), occ, opp, out)
-    if not extended and captured:
-        out.append((path, captured))
+            for entry in _man_routes(land_idx, captured | jumped, occ, opp, okings, memo):
+                value = entry[0]
+                if value >= best:
+                    if value > best:
+                        best = value
+                        out = {}
+                    k = entry[1] << 6 | entry[2]
+                    if k not in out:
+                        out[k] = (value, entry[1], entry[2], (land_idx, entry))
+    result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
+    memo[key] = result
+    return result
 
 
-def _king_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, out: list) -> None:
-    extended = False
+def _king_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo: dict) -> list:
+    """As `_man_routes`, for a king: any distance, eight directions (Art. 9)."""
+    key = captured << 6 | idx
+    found = memo.get(key)
+    if found is not None:
+        return found
+    best = -1
+    out: dict = {}
+    for land_idx, caught in _king_steps(idx, captured, occ, opp):
+        for entry in _king_routes(land_idx, caught, occ, opp, okings, memo):
+            value = entry[0]
+            if value >= best:
+                if value > best:
+                    best = value
+                    out = {}
+                k = entry[1] << 6 | entry[2]
+                if k not in out:
+                    out[k] = (value, entry[1], entry[2], (land_idx, entry))
+    result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
+    memo[key] = result
+    return result
+
+
+def _path(entry: tuple) -> tuple[int, ...]:
+    """The landing squares (bit indices) of a route entry."""
+    path = []
+    rest = entry[3]
+    while rest is not None:
+        path.append(rest[0])
+        rest = rest[1][3]
+    return tuple(path)
+
+
+def _man_steps(idx: int, captured: int, occ: int, opp: int):
+    """A man's single jumps from idx: over an adjacent enemy piece onto the empty square beyond."""
+    for jumped, land_idx, land in MAN_JUMPS[idx]:
+        if jumped & opp and not jumped & captured and not land & occ:
+            yield land_idx, captured | jumped
+
+
+def _king_steps(idx: int, captured: int, occ: int, opp: int):
+    """A king's single captures from idx: free squares, one enemy piece, any free square beyond."""
     for ray in RAY_BITS[idx]:
         n = len(ray)
         k = 0
@@ -101,11 +167,8 @@ def _king_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, out: 
             land_idx, land = ray[k]
             if land & occ:
                 break
-            extended = True
-            _king_routes(land_idx, caught, path + (land_idx,), occ, opp, out)
+            yield land_idx, caught
             k += 1
-    if not extended and captured:
-        out.append((path, captured))
 
 
 def capture_value(captured: int, opp_kings: int) -> int:
@@ -120,31 +183,41 @@ def captures(men: int, kings: int, omen: int, okings: int) -> list[RawMove]:
     opp = omen | okings
     occ = men | kings | opp
     empty = BOARD & ~occ
-    man_can = bool(men) and _man_has_capture(men, opp, empty)
-    if not man_can and not (kings and _king_has_capture(kings, opp, occ)):
+    capturers = _man_capturers(men, opp, empty) if men else 0
+    if not capturers and not (kings and _king_has_capture(kings, opp, occ)):
         return []
-    best = -1
+    # The route search allocates only acyclic tuples; in extreme positions it makes millions, and
+    # the cyclic garbage collector would rescan them all (94 s instead of 14 s for a man facing
+    # 28 pieces).  Pause it for the search; it is restored even on error.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _best_captures(capturers, kings, opp, occ, okings)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) -> list[RawMove]:
+    best = 0
     by_king = False
-    found: dict[tuple[int, int, int], RawMove] = {}
-    for pieces, routes, is_king in ((kings, _king_routes, True), (men if man_can else 0, _man_routes, False)):
+    found: list[RawMove] = []
+    for pieces, is_king, routes in ((kings, True, _king_routes), (capturers, False, _man_routes)):
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             idx = low.bit_length() - 1
-            out: list = []
-            routes(idx, 0, (), occ ^ low, opp, out)
-            for path, captured in out:
-                value = capture_value(captured, okings)
-                if value < best or (value == best and by_king and not is_king):
+            for entry in routes(idx, 0, occ ^ low, opp, okings, {}):
+                value, captured = entry[0], entry[1]
+                if not captured or value < best or (value == best and by_king and not is_king):
                     continue
                 if value > best:
                     best = value
                     by_king = is_king
-                    found = {}
-                key = (idx, path[-1], captured)
-                if key not in found:
-                    found[key] = (idx, path[-1], captured, path)
-    return list(found.values())
+                    found = []
+                found.append((idx, entry[2], captured, _path(entry)))
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -174,21 +247,33 @@ def simple_moves(men: int, kings: int, empty: int, white: bool, blocked: int) ->
 
 
 def all_captures(men: int, kings: int, omen: int, okings: int) -> list[tuple[RawMove, bool]]:
-    """Every complete capture route, whatever its value, with whether a king makes it.
-
-    Not the legal moves: used to explain why a capture is illegal (Art. 11, 12)."""
+    """One capture route per (piece, destination, captured set), whatever its value, with whether
+    a king makes it.  Not the legal moves: used to explain why a capture is illegal (Art. 11, 12)."""
     opp = omen | okings
     occ = men | kings | opp
     result: list[tuple[RawMove, bool]] = []
-    for pieces, routes, is_king in ((kings, _king_routes, True), (men, _man_routes, False)):
+    for pieces, is_king in ((kings, True), (men, False)):
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             idx = low.bit_length() - 1
-            out: list = []
-            routes(idx, 0, (), occ ^ low, opp, out)
-            result.extend(((idx, path[-1], captured, path), is_king) for path, captured in out)
+            seen: dict = {}
+            _all_routes(idx, 0, (), occ ^ low, opp, is_king, seen, set())
+            result.extend(((idx, end, captured, path), is_king) for (end, captured), path in seen.items())
     return result
+
+
+def _all_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, king: bool,
+                out: dict, visited: set) -> None:
+    """Every (destination, captured set) reachable, each with one route (no value pruning)."""
+    if (idx, captured) in visited:
+        return
+    visited.add((idx, captured))
+    if captured:
+        out.setdefault((idx, captured), path)
+    for land_idx, caught in (_king_steps(idx, captured, occ, opp) if king
+                             else _man_steps(idx, captured, occ, opp)):
+        _all_routes(land_idx, caught, path + (land_idx,), occ, opp, king, out, visited)
 
 
 def legal_moves(state: RawState) -> list[RawMove]:
@@ -251,7 +336,7 @@ def apply(state: RawState, move: RawMove) -> RawState:
     else:
         men, kings, omen, okings, own_c, opp_c = bm, bk, wm, wk, bc, wc
     if kings & fb:
-        kings ^= fb | tb
+        kings = (kings ^ fb) | tb  # a capture may end on its own start square (46x46)
         if not cap and men:
             if own_c and own_c >> 2 == fi:
                 own_c = (ti << 2) | ((own_c & 3) + 1)

@@ -1,0 +1,1 @@
+"""Benchmarks for frisian-companion (not part of the product)."""
