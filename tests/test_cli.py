@@ -1,0 +1,99 @@
+"""The command line as scripts use it (README "Command line"): output formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import DATA
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_perft_prints_one_line_per_depth():
+    r = run("perft", "4")
+    assert r.returncode == 0
+    lines = [line.split() for line in r.stdout.splitlines()]
+    assert [(int(d), int(n)) for d, n, _ in lines] == [(1, 9), (2, 81), (3, 658), (4, 3874)]
+    assert all(float(s) >= 0 for _, _, s in lines)
+
+
+def test_perft_from_a_fen():
+    r = run("perft", "2", "--fen", "W:W46-50:B1-5")
+    assert [line.split()[1] for line in r.stdout.splitlines()] == ["9", "81"]
+
+
+def test_moves_json_has_from_to_path_captured_text():
+    r = run("moves", "W:W13:B8,3", "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout) == [{"from": 13, "to": 4, "path": [13, 2, 4], "captured": [8, 3], "text": "13x4"}]
+
+
+def test_moves_batch_reads_one_fen_per_line():
+    r = run("moves", "--json", "-", stdin="W:W31-50:B1-20\nB:W28:B22,K23\n")
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(out) == 2 and len(out[0]) == 9
+    # Art. 12: at equal value the king captures, landing on any square behind the man
+    assert [m["text"] for m in out[1]] == ["23x32", "23x37", "23x41", "23x46"]
+
+
+def test_moves_text_lists_captures_and_the_end_of_the_game():
+    r = run("moves", "W:W28:B22,K23")
+    assert r.stdout.splitlines() == ["28x19  captures 23"]
+    r = run("moves", "W:WK5:BK30")
+    assert "game over: 1/2-1/2 (one king against one king)" in r.stdout
+
+
+@pytest.mark.parametrize("args", [("moves", "Z:W1"), ("perft", "2", "--fen", "W:W31,31:B1"),
+                                  ("check", "/no/such/file.pdn")])
+def test_bad_input_gets_one_line_and_status_2(args):
+    r = run(*args)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("frisian-companion: error:")
+
+
+def test_batch_error_names_the_line():
+    r = run("moves", "--json", "-", stdin="W:W31-50:B1-20\nnonsense\n")
+    assert r.returncode == 2 and "line 2" in r.stderr
+
+
+def test_check_accepts_the_selfplay_games_with_their_results():
+    r = run("check", str(DATA / "selfplay.pdn"))
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert len(lines) == 62 and all(" OK " in line for line in lines)
+    assert any("seven-move rule" in line for line in lines)
+
+
+def test_check_accepts_the_lidraughts_games():
+    r = run("check", str(DATA / "lidraughts-frisian.pdn"))
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 15
+
+
+def test_check_reports_an_illegal_move_with_reason_and_candidates(tmp_path):
+    f = tmp_path / "bad.pdn"
+    f.write_text('[Event "club"]\n[Result "1-0"]\n\n1. 32-28 19-23 2. 28-22 1-0\n')
+    r = run("check", str(f))
+    assert r.returncode == 1
+    assert "ILLEGAL" in r.stdout and "28-22" in r.stdout and "Art. 10" in r.stdout and "28x19" in r.stdout
+
+
+def test_check_flags_a_result_tag_the_rules_contradict(tmp_path):
+    f = tmp_path / "wrong.pdn"
+    f.write_text('[Event "club"]\n[SetUp "1"]\n[FEN "W:W28:B23"]\n[Result "0-1"]\n\n1. 28x19 0-1\n')
+    r = run("check", str(f))
+    assert r.returncode == 1 and "WRONG-RESULT" in r.stdout
+
+
+def test_demo_replays_the_bundled_game_and_prints_pdn():
+    r = run("demo")
+    assert r.returncode == 0
+    assert "[GameType \"40\"]" in r.stdout and "61. 37-19 44-49" in r.stdout.replace("\n", " ")
+    assert "K19''' blocked" in r.stdout
