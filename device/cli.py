@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from importlib import resources
 from typing import Sequence, TextIO
 
-from rules import Position
+from rules import Color, Position
+from rules.game import Game
 from rules.perft import perft
 from rules.pdn import ReadGame, read_file, read_games, write_game
 
@@ -111,7 +113,6 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     read = games[0]
     game = read.game
     out.write(f"Replaying {game.tags.get('Event', 'a game')} through the rules core\n")
-    from rules.game import Game
     replay = Game(start=game.start, tags=dict(game.tags))
     for ply, move in enumerate(game.moves):
         position = replay.position
@@ -119,7 +120,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         replay.push(move)
         after = replay.position
         number = f"{ply // 2 + 1}." if position.turn.is_white else f"{ply // 2 + 1}..."
-        counters = "  ".join(_counter_text(after, c) for c in (position.turn, position.turn.other))
+        counters = "  ".join(_counter_text(after, c) for c in (Color.WHITE, Color.BLACK))
         out.write(f"{number:>5} {text:<9} {counters}\n")
         if args.delay:
             out.flush()
@@ -169,14 +170,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args, out)
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) stopped reading: not an error of ours.
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except (UsageError, ValueError, OSError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

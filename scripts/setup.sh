@@ -40,8 +40,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=".venv/.installed${extras:+-test}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  say "installing frisian-companion${extras} into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".${extras}"
+  say "installing frisian-companion${extras} into .venv (log: .venv/setup.log)"
+  if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip install -e ".${extras}"; } \
+      > .venv/setup.log 2>&1; then
+    tail -n 20 .venv/setup.log >&2
+    say "installing failed; the whole log is in .venv/setup.log"
+    exit 1
+  fi
   touch "$stamp"
 fi
