@@ -4,7 +4,7 @@ Black's moves stand in brackets; a forced move (the only legal move) is left out
 written by its destination alone unless another legal move ends on the same square, in which case
 the full PDN text is written.  Move numbers stay, so a reader can follow where moves are left out:
 the §3c solution ``1. 28-23 24x42 2. 23x3 42-48 3. 3x6 48x46 4. 6x5`` becomes
-``1. 23 2. 3 (48) 3. 6 4. 5`` (24x42, 48x46 and 6x5's alternatives aside, forced moves vanish).
+``1. 23 2. 3 (48) 3. 6 4. 5``: black's 24x42 and 48x46 were forced, so they are left out.
 """
 
 from __future__ import annotations
