@@ -28,8 +28,7 @@ def _mask(squares) -> int:
     return sum(BIT[sq] for sq in squares)
 
 
-#: STEP_MASK[d]: squares with a neighbour in direction d.  JUMP_MASK[d]: with two squares beyond.
-STEP_MASK: tuple[int, ...] = tuple(_mask(sq for sq in SQUARES if len(RAYS[d][sq]) >= 1) for d in Direction)
+#: JUMP_MASK[d]: squares with at least two squares beyond them in direction d (a man's jump).
 JUMP_MASK: tuple[int, ...] = tuple(_mask(sq for sq in SQUARES if len(RAYS[d][sq]) >= 2) for d in Direction)
 
 #: Per bit index: for each direction, the ray as a tuple of (bit index, bit), nearest first.
@@ -61,8 +60,3 @@ def squares_of(bb: int) -> list[int]:
         out.append(SQUARE_OF_INDEX[low.bit_length() - 1])
         bb ^= low
     return out
-
-
-def mask_of(squares) -> int:
-    """The bitboard of some square numbers."""
-    return _mask(squares)
