@@ -1,0 +1,145 @@
+"""What a camera saw on the board: the input of the arbiter, the output of `vision`.
+
+These are plain values so that the vision side can produce them and the arbiter can consume them
+without either knowing anything else about the other.
+
+- `SquareReading`: what stands on one playing square (nothing, or a man or king of either
+  colour), how sure the reader is, and what it would have said otherwise.
+- `Observation`: the 50 readings of one frame.  Squares are the official numbers 1-50.
+- `Settled`: an observation of a board that has been still for a while (or that a player marked
+  complete with the button, Art. 23), with the squares whose pieces were lifted or displaced while
+  a hand was over the board, in the order they were first lifted (for touch-move, Art. 15).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from rules.piece import Color, Piece
+
+#: Every thing a square can hold, ``None`` for empty.
+CONTENTS: tuple[Piece | None, ...] = (
+    None, Piece(Color.WHITE), Piece(Color.WHITE, True), Piece(Color.BLACK), Piece(Color.BLACK, True),
+)
+
+#: The probability a reading gives to a content it did not name at all.
+FLOOR = 1e-4
+
+
+def content_symbol(content: Piece | None) -> str:
+    """``.`` for empty, else the piece's ``w``/``b``/``W``/``B``."""
+    return "." if content is None else content.symbol()
+
+
+def content_from_symbol(symbol: str) -> Piece | None:
+    return None if symbol == "." else Piece.from_symbol(symbol)
+
+
+@dataclass(frozen=True, slots=True)
+class SquareReading:
+    """One square as read: ``content`` with probability ``confidence``.
+
+    ``alternative`` is the reader's second choice, which gets the rest of the probability (a
+    white man read as a king at 0.7 has ``alternative`` white man).  Without one, the rest is
+    shared by the other four contents.  ``occluded`` means a hand or arm covered the square; its
+    content is then only a guess (confidence should be low).
+    """
+
+    content: Piece | None
+    confidence: float = 1.0
+    alternative: Piece | None | str = "none"
+    occluded: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"a confidence is between 0 and 1, not {self.confidence}")
+
+    @property
+    def has_alternative(self) -> bool:
+        return self.alternative != "none"
+
+    def probability(self, content: Piece | None) -> float:
+        """How likely the square holds ``content``, by this reading (never exactly 0)."""
+        if content == self.content:
+            return max(self.confidence, FLOOR)
+        rest = 1.0 - self.confidence
+        if self.has_alternative:
+            return max(rest, FLOOR) if content == self.alternative else FLOOR
+        return max(rest / 4.0, FLOOR)
+
+    def log_probability(self, content: Piece | None) -> float:
+        return math.log(self.probability(content))
+
+    @property
+    def symbol(self) -> str:
+        return content_symbol(self.content)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """The 50 playing squares as read from one frame (``squares[0]`` is square 1)."""
+
+    squares: tuple[SquareReading, ...]
+    time: float | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.squares) != 50:
+            raise ValueError(f"an observation has 50 squares, not {len(self.squares)}")
+
+    def reading(self, square: int) -> SquareReading:
+        return self.squares[square - 1]
+
+    def board(self) -> dict[int, Piece]:
+        """The most likely content of every occupied square."""
+        return {i + 1: r.content for i, r in enumerate(self.squares) if r.content is not None}
+
+    def text(self) -> str:
+        """50 characters, square 1 first: ``.`` ``w`` ``b`` ``W`` ``B``."""
+        return "".join(r.symbol for r in self.squares)
+
+    @property
+    def occluded(self) -> tuple[int, ...]:
+        return tuple(i + 1 for i, r in enumerate(self.squares) if r.occluded)
+
+    def uncertain(self, below: float = 0.9) -> tuple[int, ...]:
+        return tuple(i + 1 for i, r in enumerate(self.squares) if r.confidence < below)
+
+    @classmethod
+    def from_board(cls, pieces: Mapping[int, Piece], confidence: float = 1.0,
+                   time: float | None = None) -> "Observation":
+        """A reading that saw exactly ``pieces`` (a position's pieces, say) with one confidence."""
+        return cls(tuple(SquareReading(pieces.get(sq), confidence) for sq in range(1, 51)), time)
+
+    @classmethod
+    def from_text(cls, text: str, confidence: float = 1.0, time: float | None = None) -> "Observation":
+        """From 50 symbols, square 1 first (spaces and ``/`` are ignored)."""
+        symbols = [c for c in text if c not in " /\n\t"]
+        if len(symbols) != 50:
+            raise ValueError(f"a board text has 50 squares, not {len(symbols)}")
+        try:
+            return cls(tuple(SquareReading(content_from_symbol(c), confidence) for c in symbols), time)
+        except ValueError:
+            bad = next(c for c in symbols if c not in ".wbWB")
+            raise ValueError(f"{bad!r} is not a square symbol: use . w b W B") from None
+
+    def with_readings(self, readings: Mapping[int, SquareReading]) -> "Observation":
+        """A copy with some squares read differently."""
+        squares = list(self.squares)
+        for sq, r in readings.items():
+            squares[sq - 1] = r
+        return Observation(tuple(squares), self.time)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A still board: the observation, and the squares whose pieces were lifted or displaced while
+    a hand was over the board, in the order they were first lifted.  ``complete`` is True when the
+    player marked the move complete (button or clock, Art. 23) rather than the board settling."""
+
+    observation: Observation
+    lifted: tuple[int, ...] = ()
+    time: float | None = None
+    complete: bool = False
+    frame: int | None = field(default=None, compare=False)
