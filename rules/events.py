@@ -76,6 +76,29 @@ class MovePlayed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveTakenBack(Event):
+    """The last recorded move was taken back (an operator's long press, or the arbiter undoing a
+    move it recorded): ``text`` is that move; ``ply`` the number of moves left recorded."""
+
+    text: str
+    fen: str
+
+    def __str__(self) -> str:
+        return f"taken back: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoresheetComment(Event):
+    """A comment the arbiter wrote on the scoresheet after move ``ply`` (0: before the first
+    move): irregularities, their resolution, touch-move."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return f"scoresheet: {{{self.text}}}"
+
+
+@dataclass(frozen=True, slots=True)
 class Irregularity(Event):
     """The board shows something no legal move gives.  ``square`` is the main square concerned
     (the piece moved, the man not crowned), ``played`` the move as it appears (``32-27``) when
@@ -221,5 +244,5 @@ class LookAgain(Event):
 
 
 #: Every event type, for consumers that dispatch on them.
-EVENT_TYPES = (MovePlayed, Irregularity, IrregularityResolved, IrregularityStands, TouchMove,
+EVENT_TYPES = (MovePlayed, MoveTakenBack, ScoresheetComment, Irregularity, IrregularityResolved, IrregularityStands, TouchMove,
                CrownPending, CountersChanged, DrawPossible, GameOver, LookAgain)
