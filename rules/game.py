@@ -9,6 +9,7 @@ from rules.move import Move
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color
 from rules.position import Position
+from rules.scoresheet import Scoresheet, ScoresheetMove
 
 #: The tags every written game carries, in PDN order, with their unknown values.
 ROSTER: dict[str, str] = {
@@ -22,6 +23,9 @@ class Game:
     """The move stack over a start position (python-chess' Board move stack, as a game record).
 
     ``comments[i]`` are the comments after ply i (``comments[0]``: before the first move).
+    ``times[i]`` is when ply i was recorded (seconds; wall-clock or since the start), when known.
+    ``irregular[i]`` names the irregularity of ply i when an irregular move stood (Art. 27, rule
+    IV): its position is then the board as it was left, not the result of a legal move.
     ``declared`` is an end reported from outside the rules (resignation, time, agreement, or a
     PDN Result tag that the rules do not reach); the rules' own end always wins over it.
     """
@@ -33,6 +37,8 @@ class Game:
     comments: dict[int, list[str]] = field(default_factory=dict)
     declared: Outcome | None = None
     declared_result: str | None = None
+    times: dict[int, float] = field(default_factory=dict)
+    irregular: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.positions:
@@ -55,6 +61,14 @@ class Game:
         self.moves.append(move)
         return move
 
+    def push_irregular(self, move: Move, position: Position, kind: str) -> Move:
+        """Record a move that broke a rule but stood because the opponent replied (Art. 27, rule
+        IV): ``move`` as it was seen, ``position`` the board it left, ``kind`` what was wrong."""
+        self.positions.append(position)
+        self.moves.append(move)
+        self.irregular[len(self.moves)] = kind
+        return move
+
     def push_text(self, text: str) -> Move:
         return self.push(self.position.parse_move(text))
 
@@ -63,6 +77,8 @@ class Game:
         if not self.moves:
             raise IndexError("no move to take back")
         self.comments.pop(len(self.moves), None)
+        self.times.pop(len(self.moves), None)
+        self.irregular.pop(len(self.moves), None)
         self.positions.pop()
         return self.moves.pop()
 
@@ -98,6 +114,22 @@ class Game:
         """Each move in PDN notation, long form only where the short one is ambiguous."""
         return [pos.move_text(m) for pos, m in zip(self.positions, self.moves)]
 
+    def scoresheet(self) -> Scoresheet:
+        """The game as a flat scoresheet record (what a store keeps, and what writes PDN)."""
+        texts = self.move_texts()
+        moves = []
+        for i, (before, after, text) in enumerate(zip(self.positions, self.positions[1:], texts)):
+            ply = i + 1
+            moves.append(ScoresheetMove(
+                ply=ply, color=before.turn, number=_move_number(self.start, i), text=text,
+                fen=after.fen(), time=self.times.get(ply),
+                comments=tuple(self.comments.get(ply, ())), irregular=self.irregular.get(ply)))
+        outcome = self.outcome()
+        headers = self.headers()
+        return Scoresheet(tags=headers, start_fen=headers.get("FEN"), moves=moves,
+                          comments_before=tuple(self.comments.get(0, ())), result=self.result(),
+                          termination=outcome.termination.value if outcome else None)
+
     def headers(self) -> dict[str, str]:
         """The tags to write: the roster first, GameType 40, FEN/SetUp for a set-up start."""
         out = {k: self.tags.get(k, v) for k, v in ROSTER.items()}
@@ -110,3 +142,8 @@ class Game:
             if k not in out:
                 out[k] = v
         return out
+
+
+def _move_number(start: Position, index: int) -> int:
+    """The PDN move number of the move at ``index`` (0-based) from ``start``."""
+    return (index + (0 if start.turn.is_white else 1)) // 2 + 1

@@ -6,7 +6,10 @@ the first problem of a game instead of raising, so that a file with one bad game
 others.  Recognised: tags (``[Event "x"]``, also without the space), move numbers (``12.`` and
 ``12...``), moves (``32-28``, ``19x30``, ``47x38x29``), ``{comments}``, ``;`` line comments, NAGs
 and ``!?`` annotations (dropped), variations in parentheses (skipped), and the results
-``1-0 0-1 1/2-1/2 *`` and their draughts spellings ``2-0 0-2 1-1``.
+``1-0 0-1 1/2-1/2 *`` and their draughts spellings ``2-0 0-2 1-1``.  Our own comment commands
+(see `rules.scoresheet`) are read back: ``[%time +h:mm:ss]`` into the game's times, and an illegal
+move followed by ``[%position "FEN"]`` as an irregular move that stood (Art. 27, rule IV).
+Writing goes through `rules.scoresheet.Scoresheet`.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, TextIO
 
-from rules.errors import FenError, PdnError
+from rules.errors import FenError, IllegalMoveError, InvalidMoveError, PdnError
 from rules.game import Game
+from rules.move import Move
 from rules.position import Position
+from rules.scoresheet import POSITION_COMMAND, TIME_COMMAND
 
 _TOKEN = re.compile(r"""
     \[\s*(?P<tag>[A-Za-z0-9_]+)\s*"(?P<val>(?:[^"\\]|\\.)*)"\s*\]
@@ -39,8 +44,53 @@ class Visitor:
     def begin_game(self, line: int) -> None: ...
     def visit_header(self, name: str, value: str) -> None: ...
     def end_headers(self) -> None: ...
-    def visit_move(self, text: str, line: int) -> None: ...
-    def visit_comment(self, text: str) -> None: ...
+    def visit_move(self, text: str, line: int) -> None:
+        self.end_headers()
+        self._settle_pending()
+        if self.read.problem:
+            return
+        game = self.read.game
+        try:
+            game.push_text(text)
+        except IllegalMoveError as e:
+            # It may be an irregular move that stood: then a [%position] comment follows.
+            self._pending = (text, line, game.ply, str(e))
+        except ValueError as e:
+            self.read.problem = Problem(line, game.ply, text, str(e))
+
+    def visit_comment(self, text: str) -> None:
+        self.end_headers()
+        if self.read.problem:
+            return
+        game = self.read.game
+        fen = POSITION_COMMAND.search(text)
+        if self._pending and fen:
+            move_text, line, ply, _ = self._pending
+            self._pending = None
+            try:
+                after = Position.from_fen(fen.group(1))
+                game.push_irregular(_seen_move(move_text), after, "irregular")
+            except ValueError as e:
+                self.read.problem = Problem(line, ply, move_text, str(e))
+                return
+        self._settle_pending()
+        clock = TIME_COMMAND.search(text)
+        if clock and game.ply:
+            seconds = _read_time(clock.group(0))
+            if seconds is not None:
+                game.times[game.ply] = seconds
+        rest = POSITION_COMMAND.sub("", TIME_COMMAND.sub("", text)).strip()
+        if rest:
+            game.comment(rest)
+
+    def _settle_pending(self) -> None:
+        """An illegal move not followed by a [%position] comment is a problem."""
+        if getattr(self, "_pending", None):
+            text, line, ply, message = self._pending
+            self._pending = None
+            if not self.read.problem:
+                self.read.problem = Problem(line, ply, text, message)
+
     def visit_result(self, text: str) -> None: ...
     def visit_error(self, message: str, line: int) -> None: ...
     def end_game(self):
@@ -79,6 +129,7 @@ class GameBuilder(Visitor):
 
     def begin_game(self, line: int) -> None:
         self.read = ReadGame(Game(), line)
+        self._pending: tuple[str, int, int, str] | None = None
         self.headers: dict[str, str] = {}
         self._started = False
 
@@ -126,6 +177,7 @@ class GameBuilder(Visitor):
 
     def visit_result(self, text: str) -> None:
         self.end_headers()
+        self._settle_pending()
         if "Result" not in self.headers or self.headers["Result"] in ("", "*"):
             self.read.game.declare(text)
 
@@ -135,6 +187,7 @@ class GameBuilder(Visitor):
 
     def end_game(self) -> ReadGame:
         self.end_headers()
+        self._settle_pending()
         return self.read
 
 
@@ -207,41 +260,30 @@ def read_file(path: str) -> list[ReadGame]:
 
 
 def write_game(game: Game, width: int = 79) -> str:
-    """A game as PDN text, readable back into an equal game."""
-    lines = [f'[{k} "{_escape(v)}"]' for k, v in game.headers().items()]
-    tokens: list[str] = [f"{{{c}}}" for c in game.comments.get(0, [])]
-    texts = game.move_texts()
-    black_first = not game.start.turn.is_white
-    for i, text in enumerate(texts):
-        ply = i + (1 if black_first else 0)
-        number = ply // 2 + 1
-        if ply % 2 == 0:
-            text = f"{number}. {text}"
-        elif i == 0 or game.comments.get(i):
-            text = f"{number}... {text}"
-        tokens.append(text)
-        tokens.extend(f"{{{c}}}" for c in game.comments.get(i + 1, []))
-    tokens.append(game.result())
-    return "\n".join(lines) + "\n\n" + _wrap(tokens, width) + "\n"
+    """A game as PDN text, readable back into an equal game (through `rules.scoresheet`)."""
+    sheet = game.scoresheet()
+    sheet.termination = None  # the written result says it; Termination is kept only if tagged
+    return sheet.pdn(width)
 
 
 def write_games(games: Iterable[Game]) -> str:
     return "\n".join(write_game(g) for g in games)
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _wrap(tokens: list[str], width: int) -> str:
-    lines: list[str] = []
-    cur = ""
-    for t in tokens:
-        if cur and len(cur) + 1 + len(t) > width:
-            lines.append(cur)
-            cur = t
-        else:
-            cur = f"{cur} {t}" if cur else t
-    if cur:
-        lines.append(cur)
-    return "\n".join(lines)
+def _seen_move(text: str) -> Move:
+    """A move as written, for an irregular move that stood (no legality implied)."""
+    squares = tuple(int(s) for s in re.findall(r"\d+", text))
+    if len(squares) < 2:
+        raise InvalidMoveError(f"{text!r} is not a move")
+    return Move(squares[0], squares[-1], squares, ())
+
+
+def _read_time(command: str) -> float | None:
+    """Seconds from ``[%time +0:01:23]`` (since the start); wall-clock times are not kept."""
+    m = re.search(r"\+(\d+):(\d\d):(\d\d)", command)
+    if not m:
+        return None
+    h, mi, se = map(int, m.groups())
+    return float(h * 3600 + mi * 60 + se)
