@@ -1,0 +1,139 @@
+"""The configuration: defaults, merging, and one clear line for every kind of mistake."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.config import (Config, ConfigError, PinsConfig, SourceSpec, config_from_dict, load_config,
+                           parse_source)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = ROOT / "config" / "default.toml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "config.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def error_of(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(write(tmp_path, text))
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(str(tmp_path / "config.toml") + ": ")
+    return message
+
+
+def test_documented_default_file_equals_builtin_defaults():
+    from_file = load_config(DEFAULT)
+    defaults = load_config(None)
+    for section in ("camera", "board", "vision", "pins", "speech", "tags", "paths", "logging"):
+        assert getattr(from_file, section) == getattr(defaults, section), section
+    assert from_file.path == str(DEFAULT)
+
+
+def test_every_key_in_default_file_is_commented():
+    lines = DEFAULT.read_text().splitlines()
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s and not s.startswith("#") and not s.startswith("[") and "=" in s:
+            assert lines[i - 1].strip().startswith("#"), f"key without a comment: {s}"
+            assert "#" not in s.split("=", 1)[1].replace('"#', ""), f"inline comment: {s}"
+
+
+def test_partial_file_merges_over_defaults(tmp_path):
+    cfg = load_config(write(tmp_path, """
+[camera]
+source = "video:/tmp/game.avi"
+[pins]
+button = 26
+long_press_seconds = 3
+[speech]
+language = "NL"
+[tags]
+Event = "Friese kampioenschappen"
+White = "J. de Vries"
+Annotator = "the box"
+"""))
+    assert cfg.camera.source == "video:/tmp/game.avi"
+    assert cfg.camera.spec == SourceSpec("video", "/tmp/game.avi")
+    assert cfg.camera.resolution == (1280, 960)
+    assert cfg.pins.button == 26 and cfg.pins.long_press_seconds == 3.0
+    assert cfg.pins.white_counter == PinsConfig().white_counter
+    assert cfg.speech.language == "nl"
+    assert cfg.tags["Event"] == "Friese kampioenschappen"
+    assert cfg.tags["White"] == "J. de Vries" and cfg.tags["Annotator"] == "the box"
+    assert cfg.tags["Black"] == "?"
+
+
+def test_button_zero_means_no_button(tmp_path):
+    assert load_config(write(tmp_path, "[pins]\nbutton = 0\n")).pins.button is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[pins]\nwhite_counter = [5, 6, 40]\n",
+     "pins.white_counter[2] = 40 is not a GPIO pin: use BCM numbers 2-27"),
+    ("[pins]\nblack_counter = [5, 7, 8]\n",
+     "pins.black_counter[0] = 5 is already used by pins.white_counter[0]: give every LED and the button its own pin"),
+    ("[pins]\nbutton = 12\n", "pins.button = 12 is already used by pins.seven_move_bar[6]"),
+    ("[pins]\nseven_move_bar = [2, 3, 4]\n", "pins.seven_move_bar = [2, 3, 4] has 3 pins: it needs exactly 7"),
+    ("[pins]\nbutton = \"17\"\n", "pins.button = \"17\" is not a pin number"),
+    ("[pins]\nwhite_counter = [1, 2, 3]\n", "pins.white_counter[0] = 1 is not a GPIO pin"),
+    ("[camera]\nfps = \"ten\"\n", "camera.fps = \"ten\" is not a number"),
+    ("[camera]\nsorce = \"auto\"\n", "unknown key camera.sorce: did you mean camera.source?"),
+    ("[camera]\nsource = \"webcam\"\n", "camera.source = \"webcam\": 'webcam' is not a camera source: use auto, picamera2"),
+    ("[camera]\nsource = \"camera:x\"\n", "write camera:N"),
+    ("[camera]\nresolution = 1280\n", "camera.resolution = 1280 is not a size: write [WIDTH, HEIGHT]"),
+    ("[speech]\nlanguage = \"fy\"\n", "speech.language = \"fy\" is not one of en, nl"),
+    ("[speech]\nenabled = \"yes\"\n", "speech.enabled = \"yes\" is not true or false"),
+    ("[speech]\nrate = 1000\n", "speech.rate = 1000 is out of range: use a whole number from 80 to 450"),
+    ("[board]\norientation = \"left\"\n", "board.orientation = \"left\" is not one of auto, top-left"),
+    ("[board]\ncorners = [[1, 2], [3, 4]]\n", "board.corners = [[1, 2], [3, 4]] is not four corners"),
+    ("[tags]\nResult = \"1-0\"\n", "tags.Result is set by the game itself"),
+    ("[tags]\nevent = \"x\"\n", "tags.event is not a PDN tag name"),
+    ("[logging]\nlevel = \"LOUD\"\n", "logging.level = \"LOUD\" is not one of DEBUG, INFO, WARNING, ERROR"),
+    ("[speach]\nenabled = true\n", "unknown section or key speach: did you mean [speech]?"),
+    ("camera = 3\n", "camera = 3 is not a table"),
+])
+def test_mistakes_give_one_line_naming_key_and_fix(tmp_path, text, expected):
+    assert expected in error_of(tmp_path, text)
+
+
+def test_toml_syntax_error_gives_the_line(tmp_path):
+    message = error_of(tmp_path, "[camera]\nfps = 10\nsource = auto\n")
+    assert "not valid TOML: line 3, column" in message
+
+
+def test_missing_file_and_bad_encoding(tmp_path):
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "nope.toml")
+    p = tmp_path / "config.toml"
+    p.write_bytes(b"[tags]\nEvent = \"a\"\nSite = \"\xff\"\n")
+    with pytest.raises(ConfigError, match="line 3 is not UTF-8"):
+        load_config(p)
+
+
+def test_parse_source_forms():
+    assert parse_source("auto") == SourceSpec("auto")
+    assert parse_source("camera:2") == SourceSpec("camera", 2)
+    assert parse_source("folder:/x/y") == SourceSpec("folder", "/x/y")
+    assert str(parse_source("video:a.avi")) == "video:a.avi"
+    with pytest.raises(ValueError):
+        parse_source("video:")
+
+
+def test_config_from_dict_uses_given_base():
+    base = config_from_dict({"speech": {"language": "nl"}})
+    assert config_from_dict({"speech": {"rate": 120}}, base=base).speech.language == "nl"
+
+
+def test_config_module_imports_no_hardware_or_imaging_library():
+    code = "import sys, device.config; bad = [m for m in ('cv2', 'numpy', 'gpiozero', 'pyttsx3') if m in sys.modules]; print(bad)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
