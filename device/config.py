@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
+from device.errors import ConfigError
+
 #: BCM GPIO numbers usable for LEDs and a button on a Raspberry Pi's 40-pin header.
 GPIO_PINS = range(2, 28)
 LANGUAGES = ("en", "nl")
@@ -36,10 +38,6 @@ ORIENTATIONS = ("auto", "top-left", "top-right", "bottom-left", "bottom-right")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 SOURCE_FORMS = "auto, picamera2, camera:N, video:PATH, folder:PATH or render"
 _TAG_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
-
-
-class ConfigError(ValueError):
-    """A configuration mistake: ``str(error)`` is one line naming the file, the key and the fix."""
 
 
 # --------------------------------------------------------------------------- values
