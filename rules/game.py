@@ -52,12 +52,13 @@ class Game:
     def ply(self) -> int:
         return len(self.moves)
 
-    def push(self, move: Move) -> Move:
-        """Play a legal move; a game over by the rules takes no more moves."""
+    def push(self, move: Move, after: Position | None = None) -> Move:
+        """Play a legal move; a game over by the rules takes no more moves.  ``after`` may pass
+        the position after the move when the caller has it from `Position.successors`."""
         over = self.position.outcome()
         if over is not None:
             raise IllegalMoveError(f"{move} cannot be played: the game is over ({over})")
-        self.positions.append(self.position.play(move))
+        self.positions.append(after if after is not None else self.position.play(move))
         self.moves.append(move)
         return move
 

@@ -154,6 +154,11 @@ class Position:
         """All legal moves, captures with every landing square and the pieces they take."""
         return [self._to_move(m) for m in movegen.legal_moves(self._state)]
 
+    def successors(self) -> list[tuple[Move, "Position"]]:
+        """Every legal move with the position after it, working the moves out once."""
+        return [(self._to_move(raw), Position(movegen.apply(self._state, raw)))
+                for raw in movegen.legal_moves(self._state)]
+
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
 

@@ -1,0 +1,110 @@
+"""Matching an uncertain observation against the boards the game allows.
+
+A camera's reading of a square is a probability over the five contents (`SquareReading`).  The
+arbiter never trusts one square alone: it compares whole candidate boards (the position as it
+stands, the result of each legal move, ...) by how likely the readings make them, and accepts a
+candidate only when it is *far better* than every other:
+
+- A candidate *contradicts* a square when the reading there names another content with a
+  confidence of at least `CONFIDENT` (0.9).  A candidate that contradicts no square *explains* the
+  observation.
+- The best explaining candidate is accepted when it is at least `ACCEPT_RATIO` (100) times more
+  likely than the next candidate, i.e. its log-likelihood is higher by ln 100 ~ 4.6.  So one square
+  decides alone between two boards that differ only there when it is read at 0.97 or better
+  (0.97 against 0.03/4: a ratio of 129; at 0.99 it is 396); a square read at 0.6 with an
+  alternative gives 1.5, not enough: the arbiter looks again.
+- Otherwise the reading is *unclear*: the arbiter asks for another observation.
+
+Kings only appear by promotion: the candidates carry kings only where the rules put them, so a man
+read as a king at 0.7 still matches the move that left a man there (it costs ln(0.3/0.7)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Generic, Hashable, Mapping, Sequence, TypeVar
+
+from rules.observation import CONTENTS, Observation
+from rules.piece import Piece
+
+#: A reading at least this sure cannot be overruled by the game.
+CONFIDENT = 0.9
+#: How many times likelier than the runner-up the accepted candidate must be.
+ACCEPT_RATIO = 100.0
+ACCEPT_MARGIN = math.log(ACCEPT_RATIO)
+
+_INDEX = {c: i for i, c in enumerate(CONTENTS)}
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate(Generic[K]):
+    """A board the game allows, as its ``changes`` from the base board (square -> content)."""
+
+    key: K
+    changes: Mapping[int, Piece | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision(Generic[K]):
+    """``accepted`` is the key of the accepted candidate, or None.  ``explained`` is False when no
+    candidate explains the reading (then the board is irregular or misread); ``doubt`` lists the
+    squares where the best two candidates differ when the reading is unclear."""
+
+    accepted: K | None
+    explained: bool
+    margin: float
+    doubt: tuple[int, ...] = ()
+
+
+class Scorer:
+    """Log-likelihoods of candidate boards under one observation, relative to a base board."""
+
+    def __init__(self, observation: Observation, base: Mapping[int, Piece | None]):
+        self.observation = observation
+        self.base = base
+        self._logp = [[r.log_probability(c) for c in CONTENTS] for r in observation.squares]
+        self._confident = [r.confidence >= CONFIDENT and not r.occluded for r in observation.squares]
+        self._read = [r.content for r in observation.squares]
+        self.base_score = sum(self._logp[sq - 1][_INDEX[base.get(sq)]] for sq in range(1, 51))
+        self._base_contra = frozenset(sq for sq in range(1, 51) if self._contradicts(sq, base.get(sq)))
+
+    def _contradicts(self, sq: int, content: Piece | None) -> bool:
+        return self._confident[sq - 1] and self._read[sq - 1] != content
+
+    def score(self, changes: Mapping[int, Piece | None]) -> float:
+        s = self.base_score
+        for sq, content in changes.items():
+            lp = self._logp[sq - 1]
+            s += lp[_INDEX[content]] - lp[_INDEX[self.base.get(sq)]]
+        return s
+
+    def contradictions(self, changes: Mapping[int, Piece | None]) -> set[int]:
+        out = {sq for sq in self._base_contra if sq not in changes}
+        out.update(sq for sq, c in changes.items() if self._contradicts(sq, c))
+        return out
+
+    def decide(self, candidates: Sequence[Candidate[K]]) -> Decision[K]:
+        """The accepted candidate, or why none is (see the module docstring)."""
+        if not candidates:
+            return Decision(None, False, 0.0)
+        scored = sorted(((self.score(c.changes), i) for i, c in enumerate(candidates)), reverse=True)
+        explaining = [(s, i) for s, i in scored if not self.contradictions(candidates[i].changes)]
+        if not explaining:
+            return Decision(None, False, 0.0)
+        best_score, best = explaining[0]
+        others = [s for s, i in scored if i != best]
+        margin = best_score - others[0] if others else math.inf
+        if margin >= ACCEPT_MARGIN:
+            return Decision(candidates[best].key, True, margin)
+        runner = next(i for s, i in scored if i != best)
+        a, b = candidates[best].changes, candidates[runner].changes
+        doubt = tuple(sorted(sq for sq in set(a) | set(b)
+                             if a.get(sq, self.base.get(sq)) != b.get(sq, self.base.get(sq))))
+        return Decision(None, True, margin, doubt)
+
+
+def changes_between(before: Mapping[int, Piece | None], after: Mapping[int, Piece | None]) -> dict[int, Piece | None]:
+    """The squares whose content differs, with the content in ``after``."""
+    return {sq: after.get(sq) for sq in range(1, 51) if before.get(sq) != after.get(sq)}
