@@ -1,0 +1,395 @@
+"""What stands in front of the renderer's camera: the board, its colours, and the pieces.
+
+- `Style`: the colours (BGR) and sizes of the board, its border, the table and both sides'
+  pieces.
+- `board_texture`: a top-down picture of table, border and squares in board millimetres (see
+  `vision.camera_model` for the coordinates), which the renderer maps into the camera image.
+- `draw_pieces` / `draw_piece_shadows`: men and kings as 3-D cylinders drawn straight into the
+  (distorted) camera image, far to near, and their soft shadows.
+
+Men are cylinders `piece_diameter` squares wide and `man_height` squares high, with a side band
+shaded by the light, a bevelled rim and a pressed ring on top; a king is two men stacked, with a
+dark seam between them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from rules.piece import Color, Piece
+from vision.camera_model import BOARD_MM, SQUARE_MM, CameraModel
+
+BGR = tuple[int, int, int]
+Cell = tuple[int, int]
+
+#: The texture covers this much table around the playing area on every side (mm), and its scale.
+TABLE_MARGIN_MM = 220.0
+TEXTURE_PX_PER_MM = 2.0
+#: Points per circle when drawing pieces.
+_N = 40
+_SHIFT = 4
+_ONE = 1 << _SHIFT
+
+
+def cell_centre_mm(row: int, col: int) -> tuple[float, float]:
+    """Board (x, y) in mm of the centre of the cell at (row, col)."""
+    return ((col + 0.5) * SQUARE_MM, (row + 0.5) * SQUARE_MM)
+
+
+@dataclass(frozen=True)
+class Style:
+    """Colours (BGR) and proportions of board, border, table and pieces.
+
+    ``white_piece``/``black_piece`` are the top colours of the two sides' pieces (not
+    necessarily white and black); ``border_print`` draws small motifs on the border (as on the
+    real board) when set; ``grain`` values are texture strengths 0-1.
+    """
+
+    light_square: BGR = (150, 200, 228)
+    dark_square: BGR = (40, 75, 120)
+    border: BGR = (30, 55, 90)
+    table: BGR = (95, 130, 160)
+    white_piece: BGR = (225, 232, 236)
+    black_piece: BGR = (38, 36, 36)
+    border_print: BGR | None = None
+    edge_line: BGR | None = (25, 40, 60)
+    border_mm: float = 30.0
+    piece_diameter: float = 0.85
+    man_height: float = 0.2
+    side_shade: float = 0.82
+    piece_relief: float = 0.5
+    piece_gloss: float = 0.35
+    square_grain: float = 0.35
+    table_grain: float = 0.6
+    texture_seed: int = 0
+
+    @classmethod
+    def real_photos(cls) -> "Style":
+        """Like the real photos: yellow and dark-blue squares, a lilac border with prints, a
+        wooden floor, green and red pieces."""
+        return cls(light_square=(95, 205, 240), dark_square=(95, 38, 45), border=(200, 165, 175),
+                   table=(60, 120, 185), white_piece=(70, 175, 80), black_piece=(90, 35, 200),
+                   border_print=(150, 95, 120), edge_line=None, border_mm=28.0,
+                   side_shade=0.78, piece_relief=0.8, square_grain=0.25, table_grain=0.8)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> "Style":
+        """A varied but plausible board: some palette, jittered, with distinguishable pieces."""
+        boards = [
+            ((150, 200, 228), (40, 75, 120), (30, 55, 90)),      # light and dark wood
+            ((175, 215, 235), (60, 95, 150), (45, 70, 110)),     # maple and walnut
+            ((95, 205, 240), (95, 38, 45), (200, 165, 175)),     # the real photos
+            ((200, 230, 235), (60, 110, 50), (40, 70, 35)),      # cream and green (tournament)
+            ((235, 235, 235), (60, 60, 60), (30, 30, 30)),       # white and grey plastic
+            ((190, 215, 230), (40, 40, 150), (35, 35, 110)),     # cream and red
+            ((170, 190, 200), (85, 85, 95), (120, 120, 130)),    # grey-ish printed board
+        ]
+        pieces = [
+            ((225, 232, 236), (38, 36, 36)),   # white / black
+            ((170, 215, 235), (30, 45, 80)),   # cream / dark brown
+            ((70, 175, 80), (90, 35, 200)),    # green / red (the real photos)
+            ((40, 40, 190), (35, 35, 35)),     # red / black
+            ((60, 210, 230), (140, 60, 30)),   # yellow / blue
+            ((235, 235, 240), (50, 60, 160)),  # white / red
+        ]
+        for _ in range(40):
+            light, dark, border = boards[int(rng.integers(len(boards)))]
+            wp, bp = pieces[int(rng.integers(len(pieces)))]
+            if rng.random() < 0.5:
+                wp, bp = bp, wp
+            j = lambda c, s=14: tuple(int(np.clip(v + rng.normal(0, s), 0, 255)) for v in c)  # noqa: E731
+            light, dark, border, wp, bp = j(light), j(dark), j(border, 20), j(wp), j(bp)
+            if _dist(wp, bp) > 90 and min(_dist(wp, dark), _dist(bp, dark)) > 35:
+                break
+        table = tuple(int(v) for v in np.clip(
+            np.array([60, 110, 170]) * rng.uniform(0.5, 1.3) + rng.normal(0, 20, 3), 0, 255))
+        border_print = None
+        if rng.random() < 0.35:
+            border_print = tuple(int(v * 0.7) for v in border)
+        edge_line = None if rng.random() < 0.5 else tuple(int(v * 0.6) for v in dark)
+        return cls(light_square=light, dark_square=dark, border=border, table=table,  # type: ignore[arg-type]
+                   white_piece=wp, black_piece=bp, border_print=border_print,  # type: ignore[arg-type]
+                   edge_line=edge_line, border_mm=float(rng.uniform(12, 45)),  # type: ignore[arg-type]
+                   piece_diameter=float(rng.uniform(0.8, 0.9)),
+                   man_height=float(rng.uniform(0.17, 0.25)),
+                   side_shade=float(rng.uniform(0.7, 0.9)), piece_relief=float(rng.uniform(0, 1)),
+                   piece_gloss=float(rng.uniform(0, 0.6)), square_grain=float(rng.uniform(0, 0.6)),
+                   table_grain=float(rng.uniform(0, 1)), texture_seed=int(rng.integers(1 << 30)))
+
+    def piece_colour(self, color: Color) -> BGR:
+        return self.white_piece if color is Color.WHITE else self.black_piece
+
+    @property
+    def radius_mm(self) -> float:
+        return self.piece_diameter * SQUARE_MM / 2.0
+
+    @property
+    def man_height_mm(self) -> float:
+        return self.man_height * SQUARE_MM
+
+
+def _dist(a: BGR, b: BGR) -> float:
+    return float(np.linalg.norm(np.subtract(a, b, dtype=float)))
+
+
+# -- the board texture --------------------------------------------------------------------------
+
+
+def texture_origin_mm() -> float:
+    """Board coordinate (x and y, mm) of the texture's pixel (0, 0)."""
+    return -TABLE_MARGIN_MM
+
+
+def _to_tex(mm: float) -> int:
+    return int(round((mm + TABLE_MARGIN_MM) * TEXTURE_PX_PER_MM))
+
+
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
+    """Smooth noise in [-1, 1] of ``shape``, from a ``cells`` grid of random values."""
+    small = rng.uniform(-1, 1, cells).astype(np.float32)
+    return cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+
+
+def board_texture(style: Style) -> np.ndarray:
+    """The board seen from straight above, with the table around it (BGR uint8, square image,
+    `TEXTURE_PX_PER_MM` pixels per mm, pixel (0, 0) at board (-margin, -margin) mm)."""
+    rng = np.random.default_rng(style.texture_seed)
+    size = _to_tex(BOARD_MM + TABLE_MARGIN_MM)
+    # Table: wood grain (stretched noise stripes) or plain, slightly mottled; made at a quarter
+    # of the resolution (it is only background) and scaled up.
+    q = 4
+    small = (size // q, size // q)
+    along = _smooth_noise(rng, small, (6, 3))
+    stripes = np.sin(np.linspace(0, 60, small[0], dtype=np.float32)[:, None] + 7 * along)
+    fine = _smooth_noise(rng, small, (200, 12))
+    grain = (0.10 * stripes + 0.06 * fine) * style.table_grain + 0.04 * along
+    gain = cv2.resize(np.clip(128 * (1 + grain), 0, 255).astype(np.uint8), (size, size),
+                      interpolation=cv2.INTER_LINEAR)
+    tex = np.empty((size, size, 3), np.uint8)
+    tex[:] = style.table
+    tex = cv2.multiply(tex, cv2.merge([gain, gain, gain]), scale=1 / 128.0)
+    # Border with optional prints.
+    b0, b1 = _to_tex(-style.border_mm), _to_tex(BOARD_MM + style.border_mm)
+    cv2.rectangle(tex, (b0, b0), (b1 - 1, b1 - 1), style.border, -1)
+    if style.border_print is not None and style.border_mm > 12:
+        _border_prints(tex, style, rng)
+    # Squares.
+    for r in range(10):
+        for c in range(10):
+            colour = style.dark_square if (r + c) % 2 else style.light_square
+            var = rng.normal(0, 0.03) * (0.5 + style.square_grain) + rng.normal(0, 0.008, 3)
+            colour = tuple(int(np.clip(v * (1 + d), 0, 255)) for v, d in zip(colour, var))
+            x0, y0 = _to_tex(c * SQUARE_MM), _to_tex(r * SQUARE_MM)
+            x1, y1 = _to_tex((c + 1) * SQUARE_MM), _to_tex((r + 1) * SQUARE_MM)
+            cv2.rectangle(tex, (x0, y0), (x1 - 1, y1 - 1), colour, -1)
+    p0, p1 = _to_tex(0.0), _to_tex(BOARD_MM)
+    if style.square_grain > 0:
+        n = p1 - p0
+        small_n = (n // 2, n // 2)
+        noise = _smooth_noise(rng, small_n, (120, 8)) * 0.5 + _smooth_noise(rng, small_n, (10, 10)) * 0.5
+        g = np.clip(128 * (1 + 0.12 * style.square_grain * noise), 0, 255).astype(np.uint8)
+        g = cv2.resize(g, (n, n), interpolation=cv2.INTER_LINEAR)
+        tex[p0:p1, p0:p1] = cv2.multiply(tex[p0:p1, p0:p1], cv2.merge([g, g, g]), scale=1 / 128.0)
+    if style.edge_line is not None:
+        cv2.rectangle(tex, (p0 - 2, p0 - 2), (p1 + 1, p1 + 1), style.edge_line, 3)
+    return tex
+
+
+def _border_prints(tex: np.ndarray, style: Style, rng: np.random.Generator) -> None:
+    """Small clover-like prints along the border (the real board has cartoon prints)."""
+    mid = -style.border_mm / 2
+    step = max(style.border_mm * 1.1, 22.0)
+    s = style.border_mm * 0.16 * TEXTURE_PX_PER_MM
+    col = style.border_print
+    positions = []
+    t = -style.border_mm / 2
+    while t < BOARD_MM + style.border_mm / 2:
+        positions += [(t, mid), (t, BOARD_MM - mid), (mid, t), (BOARD_MM - mid, t)]
+        t += step
+    for x, y in positions:
+        cx, cy = _to_tex(x), _to_tex(y)
+        a = rng.uniform(0, 2 * math.pi)
+        for k in range(3):
+            ang = a + k * 2 * math.pi / 3
+            cv2.circle(tex, (int(cx + s * math.cos(ang)), int(cy + s * math.sin(ang))),
+                       max(1, int(s * 0.8)), col, -1, cv2.LINE_AA)
+        cv2.line(tex, (cx, cy), (int(cx - 2 * s * math.cos(a)), int(cy - 2 * s * math.sin(a))),
+                 col, max(1, int(s * 0.35)), cv2.LINE_AA)
+
+
+# -- pieces -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Light:
+    """Where the light comes from (for shading and shadows) and how strong the shadows are."""
+
+    azimuth_deg: float = 120.0
+    elevation_deg: float = 65.0
+    shadow: float = 0.3
+
+    def vector(self) -> np.ndarray:
+        """Unit vector in board coordinates (x, y, h) pointing towards the light."""
+        az, el = math.radians(self.azimuth_deg), math.radians(self.elevation_deg)
+        return np.array([math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)])
+
+    def shadow_offset(self, height_mm: float) -> np.ndarray:
+        """Board (dx, dy) of the shadow of a point ``height_mm`` above the board."""
+        v = self.vector()
+        k = height_mm / max(math.tan(math.radians(self.elevation_deg)), 0.2)
+        return -v[:2] / max(np.linalg.norm(v[:2]), 1e-9) * k
+
+
+def _unit_circle() -> tuple[np.ndarray, np.ndarray]:
+    a = np.linspace(0, 2 * math.pi, _N, endpoint=False)
+    return np.cos(a), np.sin(a)
+
+
+def _rings(x: float | np.ndarray, y: float | np.ndarray, radii: np.ndarray,
+           heights: np.ndarray) -> np.ndarray:
+    """Board points of circles: ``(..., len(radii), _N, 3)`` for centres (x, y) (scalars or
+    arrays of shape S), one circle per (radius, height) pair."""
+    cos, sin = _unit_circle()
+    x = np.asarray(x, dtype=np.float64)[..., None, None]
+    y = np.asarray(y, dtype=np.float64)[..., None, None]
+    r = np.asarray(radii, dtype=np.float64)[:, None]
+    hh = np.broadcast_to(np.asarray(heights, dtype=np.float64)[:, None], (len(radii), _N))
+    px = x + r * cos
+    py = y + r * sin
+    return np.stack(np.broadcast_arrays(px, py, np.broadcast_to(hh, px.shape)), -1)
+
+
+def _ring(cx: float, cy: float, r: float, h: float) -> np.ndarray:
+    return _rings(cx, cy, np.array([r]), np.array([h]))[0]
+
+
+def _fix(p: np.ndarray) -> np.ndarray:
+    return np.round(p * _ONE).astype(np.int32)
+
+
+def _shade(colour: BGR, k: float) -> tuple[int, int, int]:
+    return tuple(int(min(255, max(0, v * k))) for v in colour)  # type: ignore[return-value]
+
+
+def draw_order(model: CameraModel, cells: Mapping[Cell, Piece]) -> list[Cell]:
+    """Cells sorted far to near: by horizontal distance from the camera's foot point."""
+    foot = np.array([model.C[0], model.C[1]])
+    return sorted(cells, key=lambda rc: -float(np.hypot(*(np.array(cell_centre_mm(*rc)) - foot))))
+
+
+def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light,
+               x: float, y: float, piece: Piece, *, base_h: float = 0.0,
+               scale: float = 1.0) -> None:
+    """One man (or king: two men stacked) standing at board (x, y) mm on height ``base_h``."""
+    r = style.radius_mm * scale
+    hm = style.man_height_mm * scale
+    n = 2 if piece.king else 1
+    top_h = base_h + n * hm
+    colour = style.piece_colour(piece.color)
+    lv = light.vector()
+    cam = np.array([model.C[0], model.C[1], -model.C[2]])
+
+    radii = np.array([r, r, r * 0.93, r * 0.70, r * 0.62, r])
+    heights = np.array([base_h, top_h, top_h, top_h, top_h, base_h + hm])
+    n_levels = 6 if n == 2 else 5
+    pts3 = _rings(x, y, radii[:n_levels], heights[:n_levels])
+    uv = model.project(pts3.reshape(-1, 3)).reshape(n_levels, _N, 2)
+    base, top = uv[0], uv[1]
+
+    cos, sin = _unit_circle()
+    half = math.pi / _N
+    normals = np.stack([cos * math.cos(half) - sin * math.sin(half),
+                        sin * math.cos(half) + cos * math.sin(half), np.zeros(_N)], 1)
+    mids = (pts3[0] + np.roll(pts3[0], -1, 0)) / 2
+    facing = np.einsum("ij,ij->i", normals, cam[None, :] - mids) > 0
+    lambert = np.clip(normals @ lv, 0, 1)
+    ambient, diffuse = 0.55, 0.45
+
+    hull = cv2.convexHull(_fix(np.concatenate([base, top])))
+    cv2.fillConvexPoly(image, hull, _shade(colour, style.side_shade * ambient), cv2.LINE_AA, _SHIFT)
+    # Side band, in three shades.
+    if facing.any():
+        levels_k = np.digitize(lambert, [0.33, 0.66])
+        for k in range(3):
+            sel = np.nonzero(facing & (levels_k == k))[0]
+            if len(sel) == 0:
+                continue
+            quads = [_fix(np.array([base[i], base[(i + 1) % _N], top[(i + 1) % _N], top[i]])) for i in sel]
+            shade = style.side_shade * (ambient + diffuse * (k + 0.5) / 3)
+            cv2.fillPoly(image, quads, _shade(colour, shade), cv2.LINE_AA, _SHIFT)
+        if n == 2:
+            seam = uv[5]
+            dark = _shade(colour, style.side_shade * 0.35)
+            runs = _runs(facing)
+            width = max(1, int(round(float(model.scale_px_per_mm(np.array([[x, y, top_h]]))[0]) * r * 0.06)))
+            for run in runs:
+                pl = _fix(seam[run + [(run[-1] + 1) % _N]])
+                cv2.polylines(image, [pl], False, dark, width, cv2.LINE_AA, _SHIFT)
+    # Top face, with a bevelled rim and a pressed ring.
+    top_shade = ambient + diffuse * max(lv[2], 0)
+    cv2.fillConvexPoly(image, _fix(top), _shade(colour, top_shade * 0.92), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(image, _fix(uv[2]), _shade(colour, top_shade), cv2.LINE_AA, _SHIFT)
+    if style.piece_relief > 0:
+        k = 1 - 0.25 * style.piece_relief
+        cv2.polylines(image, [_fix(uv[3])], True, _shade(colour, top_shade * k), 1, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(image, [_fix(uv[4])], True, _shade(colour, min(1.3, top_shade * (2 - k))), 1,
+                      cv2.LINE_AA, _SHIFT)
+    if style.piece_gloss > 0:
+        # A highlight on the rim on the side facing the light.
+        lit = np.nonzero(lambert > 0.75)[0]
+        if len(lit):
+            hi = tuple(int(min(255, v + 255 * 0.5 * style.piece_gloss * (1 - v / 300))) for v in colour)
+            for run in _runs(lambert > 0.75):
+                cv2.polylines(image, [_fix(top[run])], False, hi, 1, cv2.LINE_AA, _SHIFT)
+
+
+def _runs(mask: np.ndarray) -> list[list[int]]:
+    """Index runs of True in a circular boolean array."""
+    n = len(mask)
+    if mask.all():
+        return [list(range(n))]
+    start = int(np.argmin(mask))  # a False position: runs never wrap past it
+    runs: list[list[int]] = []
+    cur: list[int] = []
+    for k in range(1, n + 1):
+        i = (start + k) % n
+        if mask[i]:
+            cur.append(i)
+        elif cur:
+            runs.append(cur)
+            cur = []
+    if cur:
+        runs.append(cur)
+    return runs
+
+
+def draw_pieces(image: np.ndarray, model: CameraModel, style: Style, light: Light,
+                cells: Mapping[Cell, Piece]) -> None:
+    """Every piece of ``cells`` ((row, col) -> piece), far to near."""
+    for rc in draw_order(model, cells):
+        x, y = cell_centre_mm(*rc)
+        draw_piece(image, model, style, light, x, y, cells[rc])
+
+
+def draw_piece_shadows(mask: np.ndarray, model: CameraModel, style: Style, light: Light,
+                       cells: Mapping[Cell, Piece], scale: float) -> None:
+    """Shadow footprints (value 255) of the pieces into a single-channel mask that is ``scale``
+    times the image's size: a contact ring and the cast shadow of the top."""
+    if not cells:
+        return
+    r = style.radius_mm
+    keys = list(cells)
+    xs = np.array([cell_centre_mm(*rc)[0] for rc in keys])
+    ys = np.array([cell_centre_mm(*rc)[1] for rc in keys])
+    offs = np.array([light.shadow_offset(style.man_height_mm * (2 if cells[rc].king else 1)) for rc in keys])
+    base = _rings(xs, ys, np.array([r * 1.03]), np.array([0.0]))[:, 0]
+    cast = _rings(xs + offs[:, 0], ys + offs[:, 1], np.array([r]), np.array([0.0]))[:, 0]
+    uv = model.project(np.concatenate([base, cast], 1).reshape(-1, 3)).reshape(len(keys), 2 * _N, 2)
+    for poly in uv:
+        hull = cv2.convexHull(_fix(poly * scale))
+        cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, _SHIFT)

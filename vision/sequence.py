@@ -1,0 +1,284 @@
+"""Rendered frame sequences of a whole game: hands making the moves on a camera-watched board.
+
+`game_frames(start, moves)` yields one `GameFrame` per camera frame at ``fps``: the board still
+for ``pause_s``; the mover's arm reaching in from the player's side (out of the picture) to the
+piece; the piece lifted (gone from its square, held in the hand), carried along its path and put
+down; captured pieces taken off one by one by the same hand; a man reaching the far row crowned
+(the hand fetches a second man and stacks it); the arm leaving; the board still again.  Sometimes
+(``touches``) the hand first hovers over another piece without moving it, and sometimes
+(``jitter``) the camera shakes a little while the board is still.
+
+Each frame carries its truth: the pieces on the board, whether a hand is over the board, the
+squares lifted so far in the current move, whether the board is settled, and the camera and
+corners (which change slightly while the camera shakes).  Timing is randomised per move from
+``seed``; the same arguments always give the same frames.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from rules.move import Move
+from rules.piece import Color, Piece
+from rules.position import Position
+from rules.squares import column, promotion_row, row
+from vision.camera_model import SQUARE_MM, Camera, CameraModel
+from vision.hands import SKIN_TONES, SLEEVES, Hand
+from vision.render import Lighting, Rendered, Renderer, Style
+
+
+@dataclass(frozen=True, eq=False)
+class GameFrame:
+    """One frame of a rendered game and its truth.
+
+    ``ply``: moves completed so far (the board shows the position after them once the hand has
+    finished); ``pieces``: what stands on the board in this frame (a lifted piece is not on it);
+    ``hand``: a hand or arm is over the board; ``lifted``: squares whose pieces were lifted in the
+    current move so far (kept until the next move's hand comes in), in order; ``settled``: the
+    board has been unchanged with no hand in the picture for this frame and the one before;
+    ``shaking``: the camera is jittered in this frame (``camera`` and ``corners`` say where it
+    is); ``phase``: what the hand is doing (still, hover, reach, grab, carry, place, take,
+    crown, leave).
+    """
+
+    image: np.ndarray
+    time: float
+    index: int
+    ply: int
+    pieces: dict[int, Piece]
+    hand: bool
+    lifted: tuple[int, ...]
+    settled: bool
+    corners: np.ndarray
+    board_corners: np.ndarray
+    corner_46: int
+    camera: Camera
+    occluded: tuple[int, ...]
+    phase: str
+    move: Move | None
+    shaking: bool
+    rendered: Rendered
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A point the fingertips travel to (``pos`` None: out of the picture), taking ``duration``
+    seconds; ``action`` changes the board on arrival."""
+
+    duration: float
+    pos: tuple[float, float, float] | None
+    phase: str
+    action: Callable[["_State"], None] | None = None
+
+
+class _State:
+    """The board and hand while a move is being made (mutable, private to one sequence)."""
+
+    def __init__(self, pieces: dict[int, Piece]) -> None:
+        self.pieces = dict(pieces)
+        self.holding: Piece | None = None
+        self.lifted: list[int] = []
+        self.ply = 0
+
+
+def _centre(square: int) -> tuple[float, float]:
+    return ((column(square) + 0.5) * SQUARE_MM, (row(square) + 0.5) * SQUARE_MM)
+
+
+def _offscreen(model: CameraModel, x: float, y: float, from_deg: float, h: float) -> tuple[float, float, float]:
+    """A fingertip point out along the arm's direction where the hand is out of the picture."""
+    a = math.radians(from_deg)
+    cam = model.camera
+    for s in np.arange(250.0, 3000.0, 50.0):
+        p = np.array([[x + math.cos(a) * s, y + math.sin(a) * s, h + 0.2 * s]])
+        if model.depth(p)[0] < 150:
+            return tuple(p[0])  # type: ignore[return-value]
+        u, v = model.project(p)[0]
+        margin = 0.3 * model.scale_px_per_mm(p)[0] * 120  # the whole hand, not just the fingertips
+        if u < -margin or v < -margin or u > cam.width + margin or v > cam.height + margin:
+            return tuple(p[0])  # type: ignore[return-value]
+    return (x + math.cos(a) * 3000, y + math.sin(a) * 3000, h + 600)
+
+
+def _ease(t: float) -> float:
+    return t * t * (3 - 2 * t)
+
+
+def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float = 10.0,
+                camera: Camera = Camera(), style: Style = Style(), lighting: Lighting = Lighting(),
+                seed: int = 0, pause_s: float = 1.0, hands: bool = True, jitter: float = 0.0,
+                touches: float = 0.0, renderer: Renderer | None = None) -> Iterator[GameFrame]:
+    """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
+
+    ``pause_s``: how long the board stays still before each move and at the end; ``hands``:
+    False makes pieces jump between still frames (no hands at all); ``jitter``: the chance per
+    move that the camera shakes for a moment while the board is still; ``touches``: the chance
+    per move that the hand first hovers over another piece.  A `Renderer` may be shared.
+    """
+    if hasattr(moves, "moves") and hasattr(moves, "start"):
+        moves = list(moves.moves)  # a Game
+    moves = list(moves)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    renderer = renderer or Renderer()
+    model = CameraModel.of(camera)
+    people = {
+        c: Hand.random(rng, 0.0, 0.0, skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
+                       sleeve=None if rng.random() < 0.2 else SLEEVES[int(rng.integers(len(SLEEVES)))])
+        for c in Color
+    }
+    state = _State(start.pieces())
+    positions = [start]
+    for m in moves:
+        positions.append(positions[-1].play(m))
+
+    index = 0
+    prev_clear = False
+    prev_pieces: dict[int, Piece] | None = None
+    base_from = {Color.WHITE: 90.0, Color.BLACK: -90.0}
+
+    def frames_for(keys: list[_Key], hand_proto: Hand | None, move: Move | None,
+                   shake: bool) -> Iterator[GameFrame]:
+        nonlocal index, prev_clear, prev_pieces
+        pos = keys[0].pos
+        for key in keys[1:]:
+            n = max(1, int(round(key.duration * fps)))
+            for k in range(1, n + 1):
+                t = _ease(k / n)
+                if key.pos is None or pos is None:
+                    here = None
+                else:
+                    here = tuple(a + (b - a) * t for a, b in zip(pos, key.pos))
+                if k == n and key.action is not None:
+                    key.action(state)
+                hand = None
+                if hand_proto is not None and here is not None:
+                    hand = replace(hand_proto, x_mm=float(here[0]), y_mm=float(here[1]),
+                                   height_mm=float(here[2]), holding=state.holding)
+                cam = camera
+                shaking = False
+                if shake and hand is None:
+                    cam = camera.jittered(rng)
+                    shaking = True
+                r = renderer.render(state.pieces, cam, style, lighting, hand, seed=seed * 100003 + index)
+                in_picture = r.hand_mask is not None and bool(r.hand_mask.any())
+                clear = not in_picture
+                settled = clear and prev_clear and prev_pieces == state.pieces
+                yield GameFrame(
+                    image=r.image, time=index / fps, index=index, ply=state.ply,
+                    pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
+                    settled=settled, corners=r.corners, board_corners=r.board_corners,
+                    corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=key.phase,
+                    move=move, shaking=shaking, rendered=r)
+                prev_clear, prev_pieces = clear, dict(state.pieces)
+                index += 1
+            pos = key.pos
+
+    def still(seconds: float, move: Move | None) -> Iterator[GameFrame]:
+        n = max(2, int(round(seconds * fps)))
+        keys = [_Key(0, None, "still")]
+        shake_at = -1
+        if jitter > 0 and rng.random() < jitter and n >= 4:
+            shake_at = int(rng.integers(1, n - 2))
+        i = 0
+        while i < n:
+            if i == shake_at:
+                m = min(n - i, max(1, int(round(rng.uniform(0.2, 0.5) * fps))))
+                yield from frames_for(keys + [_Key(m / fps, None, "still")], None, move, True)
+                i += m
+            else:
+                yield from frames_for(keys + [_Key(1 / fps, None, "still")], None, move, False)
+                i += 1
+
+    for ply, move in enumerate(moves):
+        pos = positions[ply]
+        after = positions[ply + 1]
+        yield from still(pause_s, None)
+        mover = pos.turn
+        piece = pos.piece_at(move.from_square)
+        assert piece is not None
+        if not hands:
+            state.lifted = [move.from_square, *move.captured]
+            state.pieces = after.pieces()
+            state.ply = ply + 1
+            continue
+        from_deg = base_from[mover] + float(rng.normal(0, 12))
+        proto = replace(people[mover], from_deg=from_deg, height_mm=50.0)
+        speed = float(rng.uniform(0.8, 1.25))
+        fx, fy = _centre(move.from_square)
+        lift_h = style.man_height_mm * (2 if piece.king else 1) + 4.0
+        outside = _offscreen(model, fx, fy, from_deg, 120.0)
+        keys: list[_Key] = [_Key(0, outside, "reach")]
+
+        def begin(s: _State) -> None:
+            s.lifted = []
+
+        keys.append(_Key(0.001, outside, "reach", begin))
+        if touches > 0 and rng.random() < touches:
+            own = [sq for sq, p in pos.pieces().items() if p.color is mover and sq != move.from_square]
+            if own:
+                hx, hy = _centre(int(rng.choice(own)))
+                keys.append(_Key(0.5 * speed, (hx, hy, 45.0), "hover"))
+                keys.append(_Key(0.3 * speed, (hx, hy, 30.0), "hover"))
+        keys.append(_Key(0.6 * speed, (fx, fy, 55.0), "reach"))
+
+        def grab(s: _State, sq: int = move.from_square) -> None:
+            s.holding = s.pieces.pop(sq)
+            s.lifted.append(sq)
+
+        keys.append(_Key(0.2 * speed, (fx, fy, lift_h), "grab", grab))
+        keys.append(_Key(0.15 * speed, (fx, fy, 45.0), "carry"))
+        for sq in move.path[1:]:
+            x, y = _centre(sq)
+            keys.append(_Key((0.3 if move.captured else 0.45) * speed, (x, y, 45.0), "carry"))
+        tx, ty = _centre(move.to_square)
+
+        def place(s: _State, sq: int = move.to_square) -> None:
+            assert s.holding is not None
+            s.pieces[sq] = s.holding
+            s.holding = None
+
+        keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", place))
+        keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
+        for sq in move.captured:
+            x, y = _centre(sq)
+            keys.append(_Key(0.35 * speed, (x, y, 50.0), "take"))
+
+            def take(s: _State, sq: int = sq) -> None:
+                s.holding = s.pieces.pop(sq)
+                s.lifted.append(sq)
+
+            h = style.man_height_mm * (2 if pos.piece_at(sq) and pos.piece_at(sq).king else 1) + 4.0  # type: ignore[union-attr]
+            keys.append(_Key(0.15 * speed, (x, y, h), "take", take))
+            keys.append(_Key(0.15 * speed, (x, y, 50.0), "take"))
+        crowned = not piece.king and move.to_square in promotion_row(mover is Color.WHITE)
+        if crowned:
+            # Fetch a second man from beside the board and stack it.
+            a = math.radians(from_deg)
+            side = (min(max(tx + math.cos(a) * 260, -150), 550), min(max(ty + math.sin(a) * 260, -150), 550), 40.0)
+
+            def fetch(s: _State, colour: Color = mover) -> None:
+                s.holding = Piece(colour)
+
+            keys.append(_Key(0.4 * speed, side, "crown", fetch))
+            keys.append(_Key(0.4 * speed, (tx, ty, 2 * style.man_height_mm + 5), "crown"))
+
+            def crown(s: _State, sq: int = move.to_square, colour: Color = mover) -> None:
+                s.pieces[sq] = Piece(colour, king=True)
+                s.holding = None
+
+            keys.append(_Key(0.15 * speed, (tx, ty, 2 * style.man_height_mm + 4), "crown", crown))
+
+        def done(s: _State, n: int = ply + 1, target: dict[int, Piece] = after.pieces()) -> None:
+            s.ply = n
+            s.pieces = dict(target)
+
+        last = keys[-1].pos
+        assert last is not None
+        keys.append(_Key(0.1, last, "leave", done))
+        keys.append(_Key(0.5 * speed, _offscreen(model, last[0], last[1], from_deg, 120.0), "leave"))
+        yield from frames_for(keys, proto, move, False)
+    yield from still(max(pause_s, 2.0 / fps), None)
