@@ -1,0 +1,372 @@
+"""Finding the 10x10 playing area in a frame, without markers, and keeping it between frames.
+
+Grid coordinates: ``(x, y)`` in squares, ``x`` along the image-top edge of the playing area, ``y``
+down from it; the playing area is ``[0, 10] x [0, 10]`` and the 81 inner corners are the integer
+points ``1..9``.  A `BoardLocation` holds the homography from grid coordinates to image pixels,
+oriented so that grid row 0 is the edge nearest the top of the image (the corners come out
+top-left, top-right, bottom-right, bottom-left as seen in the image).
+
+How the board is found (`find_board`):
+
+1. a seed grid: OpenCV's sector-based chessboard detector for the 9x9 inner corners; when pieces,
+   glare or blur defeat it, the same detector in "larger" mode for any patch of at least 3x3
+   corners;
+2. growth: the image is warped to a top-down view through the current fit, every lattice point
+   is scored as a checker "X" corner (diagonal quadrants alike, neighbouring quadrants unlike,
+   sampled close to the corner where round pieces never reach), the good points are refined to
+   sub-pixel precision and the homography refitted, until the set of good corners stops growing;
+3. placement: the 9x9 window of lattice points with the best corner evidence inside and no
+   checker evidence on its boundary (the playing area's edge against the border) is the board.
+
+`BoardLocator` caches the location between frames and checks it cheaply (a small warp and the
+corner scores); when the checker pattern is no longer where it was and nothing covers the board
+(`moved`), it finds the board again.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+#: Grid coordinates of the playing area's corners in grid order.
+GRID_CORNERS: np.ndarray = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], dtype=np.float64)
+
+
+class BoardNotFound(ValueError):
+    """No 10x10 checkered playing area could be found in the image."""
+
+
+@dataclass(frozen=True, eq=False)
+class BoardLocation:
+    """Where the playing area is in an image.
+
+    ``homography`` maps grid coordinates (squares, see the module docstring) to image pixels;
+    ``corners`` are the playing area's outer corners TL, TR, BR, BL as seen in the image;
+    ``corners_found`` how many of the 81 inner corners backed the fit; ``method`` how the seed
+    was found.
+    """
+
+    homography: np.ndarray
+    corners: np.ndarray
+    corners_found: int
+    method: str
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Grid coordinates (N x 2) to image pixels (N x 2)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_grid(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (N x 2) to grid coordinates (N x 2)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    @property
+    def square_px(self) -> float:
+        """The mean side of a square in image pixels."""
+        c = self.corners
+        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / 10.0)
+
+    def scaled(self, factor: float) -> "BoardLocation":
+        """The same location in an image scaled by ``factor``."""
+        s = np.diag([factor, factor, 1.0])
+        return BoardLocation(s @ self.homography, self.corners * factor, self.corners_found,
+                             self.method)
+
+
+def warp_matrix(homography: np.ndarray, px: float, lo: float = 0.0) -> np.ndarray:
+    """The matrix mapping image pixels to a top-down view with ``px`` pixels per square whose
+    pixel (0, 0) is grid point (lo, lo) (for `cv2.warpPerspective`)."""
+    g2w = np.array([[px, 0.0, -lo * px], [0.0, px, -lo * px], [0.0, 0.0, 1.0]])
+    return g2w @ np.linalg.inv(homography)
+
+
+def warp(image: np.ndarray, homography: np.ndarray, px: int, lo: float = 0.0,
+         hi: float = 10.0, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """A top-down view of grid square range [lo, hi]^2 with ``px`` pixels per square."""
+    size = int(round((hi - lo) * px))
+    return cv2.warpPerspective(image, warp_matrix(homography, px, lo), (size, size),
+                               flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+
+
+def x_corner_scores(view: np.ndarray, px: int, n: int, origin: int = 0) -> np.ndarray:
+    """Checker-corner scores of the (n x n) lattice points at multiples of ``px`` in a top-down
+    float Lab ``view``: the smallest colour step between neighbouring quadrants minus the largest
+    between diagonal ones, relative to the largest step.  Around 1 for a clean X corner, <= 0 for
+    an edge, a uniform patch or a T junction.  Index [j, i] is the point at (x=i, y=j)."""
+    k = max(3, int(round(px * 0.14)))
+    blurred = cv2.blur(view, (k, k))
+    off = max(2, int(round(px * 0.16)))
+    idx = origin + np.arange(n) * px
+    h, w = blurred.shape[:2]
+
+    def at(dx: int, dy: int) -> np.ndarray:
+        ys = np.clip(idx + dy, 0, h - 1)
+        xs = np.clip(idx + dx, 0, w - 1)
+        return blurred[ys[:, None], xs[None, :]]
+
+    a, b, c, d = at(off, off), at(-off, off), at(-off, -off), at(off, -off)
+
+    def dist(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return np.sqrt(((p - q) ** 2).sum(axis=-1))
+
+    adj = np.minimum.reduce([dist(a, b), dist(b, c), dist(c, d), dist(d, a)])
+    diag = np.minimum(dist(a, c), dist(b, d))  # a piece may cover one quadrant
+    scale = np.maximum.reduce([dist(a, b), dist(b, c), dist(c, d), dist(d, a)]) + 6.0
+    return (adj - diag) / scale
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    return lab
+
+
+def _normalise(image: np.ndarray) -> np.ndarray:
+    """Brighten dark exposures (a gamma bringing the median to mid-grey, then local contrast
+    equalisation of the luminance) so that colour distances mean much the same in every photo."""
+    median = float(np.median(image[::4, ::4]))
+    if median < 90:
+        gamma = np.log(110 / 255) / np.log(max(median, 2.0) / 255)
+        lut = np.clip(255 * (np.arange(256) / 255) ** gamma, 0, 255).astype(np.uint8)
+        image = cv2.LUT(image, lut)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    lab[:, :, 0] = cv2.createCLAHE(2.0, (8, 8)).apply(lab[:, :, 0])
+    return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+
+
+_SB_FLAGS = cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY | cv2.CALIB_CB_NORMALIZE_IMAGE
+
+
+def _seeds(gray: np.ndarray, enhanced: np.ndarray):
+    """Candidate (grid points, image points, method) seeds, best first."""
+    grid = np.array([(i, j) for j in range(9) for i in range(9)], dtype=np.float64)
+    cv2.setRNGSeed(12345)  # the exhaustive search draws random numbers: same image, same answer
+    for img, flags in ((gray, _SB_FLAGS), (enhanced, _SB_FLAGS & ~cv2.CALIB_CB_NORMALIZE_IMAGE)):
+        ok, pts = cv2.findChessboardCornersSB(img, (9, 9), flags=flags)
+        if ok:
+            yield grid, pts.reshape(-1, 2).astype(np.float64), "chessboard"
+    for img, pattern in ((enhanced, (5, 5)), (gray, (5, 5)), (enhanced, (3, 3)), (gray, (3, 3))):
+        try:
+            ok, pts, meta = cv2.findChessboardCornersSBWithMeta(
+                img, pattern, flags=_SB_FLAGS | cv2.CALIB_CB_LARGER)
+        except cv2.error:
+            ok = False
+        if not ok or meta is None:
+            continue
+        rows, cols = meta.shape[:2]
+        pts = pts.reshape(-1, 2).astype(np.float64)
+        if len(pts) != rows * cols:
+            continue
+        part = np.array([(i, j) for j in range(rows) for i in range(cols)], dtype=np.float64)
+        yield part, pts, f"partial-{cols}x{rows}"
+        # with pieces on the light squares the detector sometimes locks onto every other corner
+        yield part * 2, pts, f"partial-{cols}x{rows}-halved"
+
+
+@dataclass(frozen=True)
+class _Fit:
+    homography: np.ndarray  # lattice -> image
+    good: dict[tuple[int, int], float]  # lattice point -> score
+    points: dict[tuple[int, int], tuple[float, float]]  # lattice point -> refined image point
+
+
+def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
+          px: int = 32, threshold: float = 0.25) -> _Fit | None:
+    """Grow a seed fit over the whole checker pattern (see the module docstring)."""
+    H, _ = cv2.findHomography(grid, pts, 0)
+    if H is None:
+        return None
+    known = {(int(g[0]), int(g[1])) for g in grid}
+    scores: dict[tuple[int, int], float] = {}
+    points: dict[tuple[int, int], tuple[float, float]] = {}
+    for _ in range(8):
+        xs = [k[0] for k in known]
+        ys = [k[1] for k in known]
+        lo_x, hi_x = min(xs) - 2, max(xs) + 2
+        lo_y, hi_y = min(ys) - 2, max(ys) + 2
+        if hi_x - lo_x > 16 or hi_y - lo_y > 16:  # more than a board: clip around the middle
+            return None
+        # warp a window [lo-0.5, hi+0.5] so that each lattice point has room for its quadrants
+        shift = np.array([[1, 0, lo_x - 0.5], [0, 1, lo_y - 0.5], [0, 0, 1]], dtype=np.float64)
+        Hs = H @ shift
+        nx, ny = hi_x - lo_x + 1, hi_y - lo_y + 1
+        W = warp_matrix(Hs, px)
+        view = cv2.warpPerspective(lab, W, (nx * px, ny * px), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 128, 128))
+        n = max(nx, ny)
+        sc = x_corner_scores(view, px, n, px // 2)[:ny, :nx]
+        # inside the image only
+        lat = np.array([(i, j) for j in range(lo_y, hi_y + 1) for i in range(lo_x, hi_x + 1)],
+                       dtype=np.float64)
+        img_pts = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), H).reshape(-1, 2)
+        h, w = gray.shape[:2]
+        inside = ((img_pts[:, 0] > 3) & (img_pts[:, 0] < w - 4) & (img_pts[:, 1] > 3)
+                  & (img_pts[:, 1] < h - 4)).reshape(ny, nx)
+        good_mask = (sc > threshold) & inside
+        # keep the 4-connected component linked to the known points
+        new_known: set[tuple[int, int]] = set()
+        frontier = [k for k in known
+                    if lo_x <= k[0] <= hi_x and lo_y <= k[1] <= hi_y
+                    and good_mask[k[1] - lo_y, k[0] - lo_x]]
+        new_known.update(frontier)
+        while frontier:
+            i, j = frontier.pop()
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+                q = (i + di, j + dj)
+                if q in new_known or not (lo_x <= q[0] <= hi_x and lo_y <= q[1] <= hi_y):
+                    continue
+                if good_mask[q[1] - lo_y, q[0] - lo_x]:
+                    new_known.add(q)
+                    frontier.append(q)
+        if len(new_known) < 6:
+            return None
+        keys = sorted(new_known)
+        lat_k = np.array(keys, dtype=np.float64)
+        guess = cv2.perspectiveTransform(lat_k.reshape(-1, 1, 2), H).reshape(-1, 2)
+        step = np.linalg.norm(cv2.perspectiveTransform(lat_k.reshape(-1, 1, 2) + [1, 0], H)
+                              .reshape(-1, 2) - guess, axis=1)
+        win = int(max(2, min(12, np.median(step) * 0.2)))
+        refined = guess.astype(np.float32).reshape(-1, 1, 2).copy()
+        cv2.cornerSubPix(gray, refined, (win, win), (-1, -1),
+                         (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05))
+        refined = refined.reshape(-1, 2).astype(np.float64)
+        moved = np.linalg.norm(refined - guess, axis=1)
+        keep = moved < np.median(step) * 0.25
+        if keep.sum() < 6:
+            return None
+        H2, inl = cv2.findHomography(lat_k[keep], refined[keep], cv2.RANSAC,
+                                     max(1.0, float(np.median(step)) * 0.08))
+        if H2 is None:
+            return None
+        H = H2
+        scores = {k: float(sc[k[1] - lo_y, k[0] - lo_x]) for k in keys}
+        points = {k: (float(p[0]), float(p[1])) for k, p, ok in zip(keys, refined, keep) if ok}
+        if new_known == known:
+            break
+        known = new_known
+    return _Fit(H, scores, points)
+
+
+def _place(lab: np.ndarray, fit: _Fit, px: int = 32) -> tuple[int, int, float, float] | None:
+    """The lattice offset (ox, oy) of grid point (0, 0), with the window's score and margin."""
+    keys = list(fit.good)
+    xs = [k[0] for k in keys]
+    ys = [k[1] for k in keys]
+    lo_x, hi_x, lo_y, hi_y = min(xs) - 10, max(xs) + 10, min(ys) - 10, max(ys) + 10
+    # score every lattice point in a range around the fit
+    shift = np.array([[1, 0, lo_x - 0.5], [0, 1, lo_y - 0.5], [0, 0, 1]], dtype=np.float64)
+    nx, ny = hi_x - lo_x + 1, hi_y - lo_y + 1
+    W = warp_matrix(fit.homography @ shift, px)
+    view = cv2.warpPerspective(lab, W, (nx * px, ny * px), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 128, 128))
+    n = max(nx, ny)
+    sc = x_corner_scores(view, px, n, px // 2)[:ny, :nx]
+    pos = np.clip(sc, 0, None)
+    clipped = np.clip(sc, -0.5, None)
+    lat = np.array([(i, j) for j in range(lo_y, hi_y + 1) for i in range(lo_x, hi_x + 1)],
+                   dtype=np.float64)
+    img_pts = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), fit.homography).reshape(ny, nx, 2)
+    h, w = lab.shape[:2]
+    tol = 0.3 * float(np.median([np.linalg.norm(img_pts[0, 1] - img_pts[0, 0]),
+                                 np.linalg.norm(img_pts[1, 0] - img_pts[0, 0])]))
+    inside = ((img_pts[..., 0] > -tol) & (img_pts[..., 0] < w + tol)
+              & (img_pts[..., 1] > -tol) & (img_pts[..., 1] < h + tol))
+    best: list[tuple[float, int, int]] = []
+    for oy in range(lo_y, hi_y - 9):
+        for ox in range(lo_x, hi_x - 9):
+            # inner corners at ox+1..ox+9, boundary at ox and ox+10
+            jy, ix = oy - lo_y, ox - lo_x
+            if jy + 10 >= ny or ix + 10 >= nx:
+                continue
+            if not (inside[jy, ix] and inside[jy, ix + 10] and inside[jy + 10, ix]
+                    and inside[jy + 10, ix + 10]):
+                continue
+            inner = clipped[jy + 1:jy + 10, ix + 1:ix + 10].sum()
+            ring = np.concatenate([pos[jy, ix:ix + 11], pos[jy + 10, ix:ix + 11],
+                                   pos[jy + 1:jy + 10, ix], pos[jy + 1:jy + 10, ix + 10]])
+            best.append((float(inner - 2.0 * ring.sum()), ox, oy))
+    if not best:
+        return None
+    best.sort(reverse=True)
+    margin = best[0][0] - best[1][0] if len(best) > 1 else best[0][0]
+    return best[0][1], best[0][2], best[0][0], margin
+
+
+def _orient(H: np.ndarray) -> np.ndarray:
+    """Re-express a grid->image homography so that grid row 0 is the image-top edge and the
+    corners run clockwise TL, TR, BR, BL in the image."""
+    best = None
+    for flip in (False, True):
+        for rot in range(4):
+            # grid symmetry: (x, y) -> R (x, y) about the board centre
+            m = np.eye(3)
+            if flip:
+                m = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], dtype=np.float64) @ m
+            for _ in range(rot):
+                m = np.array([[0, -1, 10], [1, 0, 0], [0, 0, 1]], dtype=np.float64) @ m
+            H2 = H @ m
+            c = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), H2).reshape(-1, 2)
+            v1, v2 = c[1] - c[0], c[3] - c[0]
+            if v1[0] * v2[1] - v1[1] * v2[0] <= 0:  # must be clockwise on screen (y down)
+                continue
+            top_mid_y = (c[0, 1] + c[1, 1]) / 2.0
+            key = (top_mid_y, c[0, 0])
+            if best is None or key < best[0]:
+                best = (key, H2)
+    assert best is not None
+    return best[1]
+
+
+def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
+    """Find the playing area in a BGR image (see the module docstring); `BoardNotFound` if none.
+
+    The search runs on a copy scaled to ``work_px`` on its long side; the result is in the
+    image's own pixels."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
+        raise BoardNotFound("not a colour image")
+    scale = min(1.0, work_px / max(image.shape[:2]))
+    small = (cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+             if scale < 1.0 else image)
+    norm = _normalise(small)
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    lab = _lab(norm)
+    best: tuple[float, BoardLocation] | None = None
+    tried = 0
+    for grid, pts, method in _seeds(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), gray):
+        tried += 1
+        fit = _grow(lab, gray, grid, pts)
+        if fit is None:
+            continue
+        placed = _place(lab, fit)
+        if placed is None:
+            continue
+        ox, oy, score, margin = placed
+        # lattice (ox + i, oy + j) is grid point (i, j)
+        inner = {k: p for k, p in fit.points.items()
+                 if 1 <= k[0] - ox <= 9 and 1 <= k[1] - oy <= 9}
+        if len(inner) < 20:
+            continue
+        g = np.array([(k[0] - ox, k[1] - oy) for k in inner], dtype=np.float64)
+        p = np.array(list(inner.values()), dtype=np.float64)
+        H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
+        if H is None:
+            continue
+        H = np.diag([1 / scale, 1 / scale, 1.0]) @ _orient(H)
+        corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
+        loc = BoardLocation(H, corners, len(inner), method)
+        log.debug("seed %s: %d inner corners, window score %.1f margin %.1f", method,
+                  len(inner), score, margin)
+        key = len(inner) + min(margin, 10.0)
+        if best is None or key > best[0]:
+            best = (key, loc)
+        if len(inner) >= 60 and margin > 3.0:
+            break
+    if best is None:
+        raise BoardNotFound("no 10x10 checkered board found in the image"
+                            + ("" if tried else " (no checker pattern at all)"))
+    return best[1]
