@@ -118,6 +118,15 @@ def _single_piece(position: Position, board: Mapping[int, Piece], before: Mappin
                                f"row is crowned (Art. 8)", t, m)
             return finding(K.UNKNOWN, f"the {kind_name} from {f} stands on {t} as a {name(after)}",
                            f"put a {name(expected)} on {t}", t, m)
+    state = position._state
+    men, kings, omen, okings, blocked = movegen.sides(state)
+    fi, ti = BIT_INDEX[f], BIT_INDEX[t]
+    cap_bits = sum(BIT[s] for s in taken)
+    routes = [(raw, is_king) for raw, is_king in movegen.all_captures(men, kings, omen, okings)
+              if raw[0] == fi and raw[1] == ti] if legal_moves and legal_moves[0].is_capture else []
+    played_route = any(raw[2] == cap_bits for raw, _ in routes)
+    if from_to and not played_route:
+        # the legal capture's ends, with the wrong pieces taken off (Art. 27b)
         m = min(from_to, key=lambda mv: len(set(mv.captured) ^ taken))
         text = position.move_text(m, legal_moves)
         left = sorted(set(m.captured) - taken)
@@ -135,18 +144,12 @@ def _single_piece(position: Position, board: Mapping[int, Piece], before: Mappin
         return finding(K.WRONG_PIECES_TAKEN, f"{text} takes {len(m.captured)}; " + "; ".join(parts),
                        " and ".join(remedy) + " (Art. 27b)", f, Move(f, t, m.path, tuple(sorted(taken))))
 
-    state = position._state
-    men, kings, omen, okings, blocked = movegen.sides(state)
     capture_due = bool(legal_moves) and legal_moves[0].is_capture
     if capture_due:
         best = legal_moves[0]
         best_text = position.move_text(best, legal_moves)
         others = ", ".join(position.move_text(m, legal_moves) for m in legal_moves)
-        fi, ti = BIT_INDEX[f], BIT_INDEX[t]
-        routes = [(raw, is_king) for raw, is_king in movegen.all_captures(men, kings, omen, okings)
-                  if raw[0] == fi and raw[1] == ti]
         if routes:
-            cap_bits = sum(BIT[s] for s in taken)
             routes.sort(key=lambda r: (r[0][2] != cap_bits, -movegen.capture_value(r[0][2], okings)))
             raw, is_king = routes[0]
             seen = Move(f, t, (f,) + tuple(SQUARE_OF_INDEX[i] for i in raw[3]), tuple(squares_of(raw[2])))

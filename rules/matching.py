@@ -8,8 +8,9 @@ candidate only when it is *far better* than every other:
 - A candidate *contradicts* a square when the reading there names another content with a
   confidence of at least `CONFIDENT` (0.9).  A candidate that contradicts no square *explains* the
   observation.
-- The best explaining candidate is accepted when it is at least `ACCEPT_RATIO` (100) times more
-  likely than the next candidate, i.e. its log-likelihood is higher by ln 100 ~ 4.6.  So one square
+- A candidate that contradicts a square is out.  The best explaining candidate is accepted when it
+  is the only one, or at least `ACCEPT_RATIO` (100) times more likely than the next explaining
+  one, i.e. its log-likelihood is higher by ln 100 ~ 4.6.  So one square
   decides alone between two boards that differ only there when it is read at 0.97 or better
   (0.97 against 0.03/4: a ratio of 129; at 0.99 it is 396); a square read at 0.6 with an
   alternative gives 1.5, not enough: the arbiter looks again.
@@ -64,7 +65,9 @@ class Scorer:
     def __init__(self, observation: Observation, base: Mapping[int, Piece | None]):
         self.observation = observation
         self.base = base
-        self._logp = [[r.log_probability(c) for c in CONTENTS] for r in observation.squares]
+        # An occluded square tells nothing: every content is as likely.
+        self._logp = [[0.0] * len(CONTENTS) if r.occluded else [r.log_probability(c) for c in CONTENTS]
+                      for r in observation.squares]
         self._confident = [r.confidence >= CONFIDENT and not r.occluded for r in observation.squares]
         self._read = [r.content for r in observation.squares]
         self.base_score = sum(self._logp[sq - 1][_INDEX[base.get(sq)]] for sq in range(1, 51))
@@ -94,11 +97,12 @@ class Scorer:
         if not explaining:
             return Decision(None, False, 0.0)
         best_score, best = explaining[0]
-        others = [s for s, i in scored if i != best]
-        margin = best_score - others[0] if others else math.inf
+        if len(explaining) == 1:
+            return Decision(candidates[best].key, True, math.inf)
+        runner_score, runner = explaining[1]
+        margin = best_score - runner_score
         if margin >= ACCEPT_MARGIN:
             return Decision(candidates[best].key, True, margin)
-        runner = next(i for s, i in scored if i != best)
         a, b = candidates[best].changes, candidates[runner].changes
         doubt = tuple(sorted(sq for sq in set(a) | set(b)
                              if a.get(sq, self.base.get(sq)) != b.get(sq, self.base.get(sq))))

@@ -44,53 +44,8 @@ class Visitor:
     def begin_game(self, line: int) -> None: ...
     def visit_header(self, name: str, value: str) -> None: ...
     def end_headers(self) -> None: ...
-    def visit_move(self, text: str, line: int) -> None:
-        self.end_headers()
-        self._settle_pending()
-        if self.read.problem:
-            return
-        game = self.read.game
-        try:
-            game.push_text(text)
-        except IllegalMoveError as e:
-            # It may be an irregular move that stood: then a [%position] comment follows.
-            self._pending = (text, line, game.ply, str(e))
-        except ValueError as e:
-            self.read.problem = Problem(line, game.ply, text, str(e))
-
-    def visit_comment(self, text: str) -> None:
-        self.end_headers()
-        if self.read.problem:
-            return
-        game = self.read.game
-        fen = POSITION_COMMAND.search(text)
-        if self._pending and fen:
-            move_text, line, ply, _ = self._pending
-            self._pending = None
-            try:
-                after = Position.from_fen(fen.group(1))
-                game.push_irregular(_seen_move(move_text), after, "irregular")
-            except ValueError as e:
-                self.read.problem = Problem(line, ply, move_text, str(e))
-                return
-        self._settle_pending()
-        clock = TIME_COMMAND.search(text)
-        if clock and game.ply:
-            seconds = _read_time(clock.group(0))
-            if seconds is not None:
-                game.times[game.ply] = seconds
-        rest = POSITION_COMMAND.sub("", TIME_COMMAND.sub("", text)).strip()
-        if rest:
-            game.comment(rest)
-
-    def _settle_pending(self) -> None:
-        """An illegal move not followed by a [%position] comment is a problem."""
-        if getattr(self, "_pending", None):
-            text, line, ply, message = self._pending
-            self._pending = None
-            if not self.read.problem:
-                self.read.problem = Problem(line, ply, text, message)
-
+    def visit_move(self, text: str, line: int) -> None: ...
+    def visit_comment(self, text: str) -> None: ...
     def visit_result(self, text: str) -> None: ...
     def visit_error(self, message: str, line: int) -> None: ...
     def end_game(self):
@@ -130,6 +85,7 @@ class GameBuilder(Visitor):
     def begin_game(self, line: int) -> None:
         self.read = ReadGame(Game(), line)
         self._pending: tuple[str, int, int, str] | None = None
+        self._pending_comments: list[str] = []
         self.headers: dict[str, str] = {}
         self._started = False
 
@@ -162,18 +118,59 @@ class GameBuilder(Visitor):
 
     def visit_move(self, text: str, line: int) -> None:
         self.end_headers()
+        self._settle_pending()
         if self.read.problem:
             return
         game = self.read.game
         try:
             game.push_text(text)
+        except IllegalMoveError as e:
+            # It may be an irregular move that stood: then a [%position] comment follows.
+            self._pending = (text, line, game.ply, str(e))
         except ValueError as e:
             self.read.problem = Problem(line, game.ply, text, str(e))
 
     def visit_comment(self, text: str) -> None:
         self.end_headers()
-        if not self.read.problem:
-            self.read.game.comment(text.strip())
+        if self.read.problem:
+            return
+        game = self.read.game
+        if self._pending:
+            fen = POSITION_COMMAND.search(text)
+            if not fen:
+                self._pending_comments.append(text)
+                return
+            move_text, line, ply, _ = self._pending
+            self._pending = None
+            try:
+                after = Position.from_fen(fen.group(1))
+            except ValueError as e:
+                self.read.problem = Problem(line, ply, move_text, str(e))
+                return
+            game.push_irregular(_seen_move(move_text), after, "irregular")
+            waiting, self._pending_comments = self._pending_comments, []
+            for earlier in waiting:
+                self._keep_comment(earlier)
+        self._keep_comment(text)
+
+    def _keep_comment(self, text: str) -> None:
+        game = self.read.game
+        clock = TIME_COMMAND.search(text)
+        if clock and game.ply:
+            seconds = _read_time(clock.group(0))
+            if seconds is not None:
+                game.times[game.ply] = seconds
+        rest = POSITION_COMMAND.sub("", TIME_COMMAND.sub("", text)).strip()
+        if rest:
+            game.comment(rest)
+
+    def _settle_pending(self) -> None:
+        """An illegal move not followed by a [%position] comment is a problem."""
+        if self._pending:
+            text, line, ply, message = self._pending
+            self._pending = None
+            if not self.read.problem:
+                self.read.problem = Problem(line, ply, text, message)
 
     def visit_result(self, text: str) -> None:
         self.end_headers()

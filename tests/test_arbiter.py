@@ -1,0 +1,391 @@
+"""The arbiter on boards as a camera would see them (RULES.md "On the physical board").
+
+Each test names the article or manual rule it checks.  Boards are built as settled observations:
+the pieces seen, read with a confidence, the squares lifted while a hand was over the board, and
+some squares read with low confidence or as the wrong piece.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.arbiter import Arbiter
+from rules.events import (CountersChanged, CrownPending, GameOver, Irregularity, IrregularityKind,
+                          IrregularityResolved, IrregularityStands, LookAgain, MovePlayed,
+                          MoveTakenBack, ScoresheetComment, TouchMove)
+from rules.game import Game
+from rules.observation import Observation, Settled, SquareReading
+from rules.outcome import Termination
+from rules.pdn import read_games, write_game
+from rules.piece import BLACK, WHITE, KingCounter, Piece
+
+K = IrregularityKind
+WM, BM, WK, BK = Piece(WHITE), Piece(BLACK), Piece(WHITE, True), Piece(BLACK, True)
+
+
+def arbiter(fen: str | None = None) -> Arbiter:
+    from rules.position import Position
+    return Arbiter(Game(start=Position.from_fen(fen))) if fen else Arbiter()
+
+
+def seen(arb: Arbiter, changes: dict[int, Piece | None] | None = None, *, lifted=(), confidence=0.99,
+         readings: dict[int, SquareReading] | None = None, base: dict | None = None, time=None) -> Settled:
+    """The board the arbiter expects, with ``changes``, as a camera reads it."""
+    board = dict(arb.position.pieces() if base is None else base)
+    for sq, p in (changes or {}).items():
+        if p is None:
+            board.pop(sq, None)
+        else:
+            board[sq] = p
+    obs = Observation.from_board(board, confidence, time)
+    if readings:
+        obs = obs.with_readings(readings)
+    return Settled(obs, tuple(lifted), time)
+
+
+def after_move(arb: Arbiter, text: str) -> dict[int, Piece]:
+    return arb.position.play_text(text).pieces()
+
+
+def play(arb: Arbiter, text: str, lifted=None, **kw):
+    move = arb.position.parse_move(text)
+    return arb.observe(seen(arb, base=after_move(arb, text),
+                            lifted=(move.from_square,) if lifted is None else lifted, **kw))
+
+
+def of(events, kind):
+    return [e for e in events if isinstance(e, kind)]
+
+
+def irregularity(events) -> Irregularity:
+    found = of(events, Irregularity)
+    assert len(found) == 1, [str(e) for e in events]
+    return found[0]
+
+
+# -- unchanged board and legal moves -----------------------------------------------------------
+
+def test_unchanged_board_says_nothing():
+    arb = arbiter()
+    assert arb.observe(seen(arb)) == ()
+    assert arb.game.ply == 0
+
+
+def test_legal_move_is_recorded_with_counters_art_22():
+    arb = arbiter()
+    events = play(arb, "32-28", time=3.0)
+    [move] = of(events, MovePlayed)
+    assert (move.text, move.number, move.color, move.ply) == ("32-28", 1, WHITE, 1)
+    [counters] = of(events, CountersChanged)
+    assert counters.white is None and counters.black is None and counters.seven_move is None
+    assert arb.game.move_texts() == ["32-28"] and arb.game.times[1] == 3.0
+
+
+def test_capture_recorded_when_the_board_shows_its_result_art_9():
+    arb = arbiter("W:W32,38,40:B27,34,23,24")
+    [move] = of(play(arb, "40x29x18"), MovePlayed)
+    assert move.text == "40x18"
+
+
+def test_three_move_counter_after_every_king_move_art_17():
+    arb = arbiter("W:WK47,35:BK4,16")
+    counts = []
+    for text in ["47-41", "4-9", "41-47", "9-4", "47-41"]:
+        [c] = of(play(arb, text), CountersChanged)
+        counts.append((c.white, c.black))
+    assert counts[0] == (KingCounter(41, 1), None)
+    assert counts[-1][0] == KingCounter(41, 3) and counts[-1][0].blocked
+    assert counts[-1][1] == KingCounter(4, 2)
+
+
+def test_seven_move_count_and_draw_art_18():
+    arb = arbiter("B:WK1,K2:BK50")
+    counts = []
+    while not arb.over:
+        # a move after which the other side has no capture, so that the count runs its course
+        move = next(m for m, after in arb.position.successors()
+                    if not any(n.is_capture for n in after.legal_moves()))
+        events = play(arb, arb.position.move_text(move))
+        counts.append(of(events, CountersChanged)[0].seven_move)
+    assert counts == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]  # the lone king's reply is played
+    [over] = of(events, GameOver)
+    assert (over.result, over.article) == ("1/2-1/2", "Art. 18")
+
+
+def test_game_over_when_the_side_to_move_has_no_piece_art_20a():
+    arb = arbiter("W:W32:B27")
+    [over] = of(play(arb, "32x21"), GameOver)
+    assert over.result == "1-0" and over.article == "Art. 20a" and over.winner is WHITE
+    assert arb.observe(seen(arb)) == ()
+
+
+# -- captures: Art. 10, 11, 12 ------------------------------------------------------------------
+
+def test_simple_move_while_a_capture_is_compulsory_art_10():
+    arb = arbiter("W:W32,38:B27")
+    irr = irregularity(arb.observe(seen(arb, {38: None, 33: WM}, lifted=(38,))))
+    assert irr.kind is K.CAPTURE_NOT_TAKEN and irr.article == "Art. 10"
+    assert irr.legal == ("32x21",) and "32x21" in irr.remedy
+    assert arb.game.ply == 0
+
+
+def test_capture_that_is_not_the_highest_value_art_11():
+    arb = arbiter("W:W32,38,40:B27,34,23,24")
+    irr = irregularity(arb.observe(seen(arb, {32: None, 27: None, 21: WM})))
+    assert irr.kind is K.NOT_HIGHEST_VALUE and irr.article == "Art. 11"
+    assert set(irr.legal) == {"40x18", "40x20"}
+
+
+def test_man_captures_where_a_king_must_art_12():
+    arb = arbiter("W:W42,K46:B32")
+    irr = irregularity(arb.observe(seen(arb, {42: None, 32: None, 22: WM})))
+    assert irr.kind is K.KING_MUST_CAPTURE and irr.article == "Art. 12"
+    assert all(t.startswith("46x") for t in irr.legal)
+
+
+def test_fourth_king_move_art_17():
+    arb = arbiter("W:WK28''',45:B5,10")
+    irr = irregularity(arb.observe(seen(arb, {28: None, 22: WK})))
+    assert irr.kind is K.FOURTH_KING_MOVE and irr.article == "Art. 17"
+    assert irr.legal == ("45-40",)
+
+
+# -- Art. 27: pieces where no legal move brings them ---------------------------------------------
+
+@pytest.mark.parametrize("fen, changes, why", [
+    ("W:W32:B5", {32: None, 37: WM}, "forward only"),               # a man backwards
+    ("W:W32:B5", {32: None, 23: WM}, "one square"),                  # a man two squares
+    ("W:WK33:B5", {33: None, 23: WK}, "diagonally"),                 # a king straight
+    ("W:W33,28:B5", {33: None, 22: WM}, "its own piece on 28"),     # jumping over its own
+])
+def test_piece_put_where_no_legal_move_brings_it_art_27d(fen, changes, why):
+    arb = arbiter(fen)
+    irr = irregularity(arb.observe(seen(arb, changes)))
+    assert irr.kind is K.UNREACHABLE and irr.article == "Art. 27d"
+    assert why in irr.message
+
+
+def test_moving_the_opponents_piece_art_27a():
+    arb = arbiter()
+    irr = irregularity(arb.observe(seen(arb, {19: None, 23: BM}, lifted=(19,))))
+    assert irr.kind is K.OPPONENT_PIECE and irr.article == "Art. 27a"
+    assert irr.square == 19 and "put it back on 19" in irr.remedy
+
+
+@pytest.mark.parametrize("changes, says", [
+    ({40: None, 34: None, 18: WM}, "too few pieces were taken off: 23 still stand"),
+    ({40: None, 34: None, 23: None, 18: WM, 24: None}, "too many pieces were taken off: 24"),
+])
+def test_capture_with_too_many_or_too_few_pieces_taken_off_art_27b(changes, says):
+    arb = arbiter("W:W32,38,40:B27,34,23,24")
+    irr = irregularity(arb.observe(seen(arb, changes)))
+    assert irr.kind is K.WRONG_PIECES_TAKEN and irr.article == "Art. 27b"
+    assert says in irr.message
+
+
+def test_several_pieces_moved_reports_every_square():
+    arb = arbiter()
+    irr = irregularity(arb.observe(seen(arb, {31: None, 26: WM, 32: None, 27: WM})))
+    assert irr.kind is K.UNKNOWN
+    assert [c.square for c in irr.changes] == [26, 27, 31, 32]
+    assert str(irr.changes[0]) == "26: empty -> white man"
+
+
+# -- crowning: Art. 8 --------------------------------------------------------------------------
+
+def test_man_reaching_the_far_row_not_crowned_then_crowned_art_8():
+    arb = arbiter("W:W7,45:B20,3")
+    events = arb.observe(seen(arb, {7: None, 1: WM}))
+    assert [e.text for e in of(events, MovePlayed)] == ["7-1"]
+    [crown] = of(events, CrownPending)
+    assert crown.square == 1 and str(crown) == "crown the man on 1"
+    assert arb.observe(seen(arb, {1: WK})) == ()  # the crown follows as its own observation
+    assert arb.uncrowned is None
+    [move] = of(play(arb, "20-25"), MovePlayed)
+    assert move.text == "20-25"
+
+
+def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
+    arb = arbiter("W:W7,45:B20,3")
+    arb.observe(seen(arb, {7: None, 1: WM}))
+    events = arb.observe(seen(arb, {1: WM, 20: None, 25: BM}))
+    assert [e.text for e in of(events, MovePlayed)] == ["20-25"]
+    assert [c.square for c in of(events, CrownPending)] == [1]
+
+
+def test_man_crowned_that_only_passed_the_far_row_art_8():
+    arb = arbiter("W:W11,45:B7,8")
+    irr = irregularity(arb.observe(seen(arb, {11: None, 7: None, 8: None, 13: WK})))
+    assert irr.kind is K.WRONGLY_CROWNED and irr.article == "Art. 8"
+    assert "take the crown off the man on 13" in irr.remedy
+    events = arb.observe(seen(arb, {11: None, 7: None, 8: None, 13: WM}))
+    assert of(events, IrregularityResolved)[0].how == "replaced by a legal move"
+    assert [e.text for e in of(events, MovePlayed)] == ["11x13"]
+
+
+# -- Art. 27 rule IV: the irregularity stands once the opponent has replied --------------------
+
+def test_irregular_move_taken_back_is_resolved_art_27():
+    arb = arbiter()
+    arb.observe(seen(arb, {32: None, 23: WM}))
+    events = arb.observe(seen(arb))
+    [res] = of(events, IrregularityResolved)
+    assert res.how == "taken back" and res.kind is K.UNREACHABLE
+    assert "taken back" in of(events, ScoresheetComment)[0].text
+    [move] = of(play(arb, "32-28"), MovePlayed)
+    assert move.text == "32-28" and arb.pending is None
+
+
+def test_irregular_move_replaced_by_a_legal_one_art_27():
+    arb = arbiter("W:W32,38:B27")
+    arb.observe(seen(arb, {38: None, 33: WM}))
+    events = arb.observe(seen(arb, base=after_move(arb, "32x21")))
+    assert of(events, IrregularityResolved)[0].how == "replaced by a legal move"
+    assert [e.text for e in of(events, MovePlayed)] == ["32x21"]
+
+
+def test_irregular_move_stands_once_the_opponent_replies_art_27_rule_iv():
+    arb = arbiter()
+    arb.observe(seen(arb, {34: None, 25: WM}))               # a man two squares: irregular
+    board = arb.expected_board()
+    board.pop(19)
+    board[24] = BM                                          # black replies 19-24
+    events = arb.observe(seen(arb, base=board))
+    [stands] = of(events, IrregularityStands)
+    assert stands.played == "34-25" and stands.kind is K.UNREACHABLE
+    moves = of(events, MovePlayed)
+    assert [(m.text, m.irregular) for m in moves] == [("34-25", K.UNREACHABLE), ("19-24", None)]
+    pdn = write_game(arb.game)
+    assert "34-25" in pdn and "it stands" in pdn and '[%position "' in pdn
+    again = next(read_games(pdn))
+    assert again.problem is None and again.game.move_texts() == ["34-25", "19-24"]
+    assert again.game.irregular == {1: "irregular"}
+
+
+def test_the_game_goes_on_from_the_board_as_it_is_art_27_rule_iv():
+    arb = arbiter()
+    arb.observe(seen(arb, {34: None, 25: WM}))
+    board = arb.expected_board()
+    board.pop(20)
+    board[24] = BM                                          # black replies 20-24
+    arb.observe(seen(arb, base=board))
+    [move] = of(play(arb, "25x23"), MovePlayed)            # the misplaced man now captures
+    assert move.text == "25x23"
+
+
+# -- touch-move: Art. 15, manual rules I-III -----------------------------------------------------
+
+def test_touched_piece_that_could_move_must_move_rule_i():
+    arb = arbiter()
+    arb.observe(seen(arb, lifted=(31,)))                    # 31 lifted and put back
+    events = play(arb, "32-28", lifted=(32,))
+    [touch] = of(events, TouchMove)
+    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule I", 31, 32)
+    assert set(touch.legal) == {"31-26", "31-27"}
+    assert not of(events, MovePlayed)
+    events = arb.observe(seen(arb, base=after_move(arb, "31-27")))   # he moves the touched piece
+    assert [e.text for e in of(events, MovePlayed)] == ["31-27"]
+    assert any("touch-move" in c.text for c in of(events, ScoresheetComment))
+
+
+def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():
+    arb = arbiter()
+    play(arb, "32-28", lifted=(31, 32))
+    board = after_move(arb, "32-28")
+    board.pop(19)
+    board[23] = BM
+    events = arb.observe(seen(arb, base=board))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28", "19-23"]
+    assert arb.game.irregular == {}
+
+
+def test_equal_captures_the_piece_touched_first_must_capture_rule_ii():
+    arb = arbiter("W:W37,39:B32,34")
+    events = play(arb, "37x28", lifted=(39, 37, 32))
+    [touch] = of(events, TouchMove)
+    assert touch.rule == "Art. 15, rule II" and touch.square == 39 and touch.legal == ("39x30",)
+
+
+def test_touched_piece_that_cannot_move_binds_nothing_rule_iii():
+    arb = arbiter()
+    events = play(arb, "32-28", lifted=(46, 32))             # 46 is blocked by its own men
+    assert not of(events, TouchMove) and [e.text for e in of(events, MovePlayed)] == ["32-28"]
+
+
+def test_touched_piece_without_a_legal_move_when_a_capture_is_due_rule_iii():
+    arb = arbiter("W:W32,38:B27")
+    events = play(arb, "32x21", lifted=(38, 32, 27))
+    assert not of(events, TouchMove)
+
+
+# -- uncertain readings -------------------------------------------------------------------------
+
+def test_low_confidence_square_between_two_moves_asks_again():
+    arb = arbiter()
+    board = after_move(arb, "32-28")
+    doubtful = {28: SquareReading(WM, 0.55, alternative=None), 27: SquareReading(None, 0.55, alternative=WM)}
+    events = arb.observe(seen(arb, base=board, readings=doubtful))
+    [look] = of(events, LookAgain)
+    assert set(look.squares) <= {27, 28} and arb.game.ply == 0
+    events = arb.observe(seen(arb, base=board))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28"]
+
+
+def test_man_read_as_king_is_accepted_as_the_man_that_moved():
+    """Kings only appear by promotion: a reading of a king at 0.7 where a man moved matches the
+    man's move far better than any other board."""
+    arb = arbiter()
+    board = after_move(arb, "32-28")
+    events = arb.observe(seen(arb, base=board, readings={28: SquareReading(WK, 0.7, alternative=WM)}))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28"]
+
+
+def test_one_misread_square_elsewhere_does_not_stop_a_clear_move():
+    arb = arbiter()
+    board = after_move(arb, "32-28")
+    events = arb.observe(seen(arb, base=board, readings={5: SquareReading(None, 0.6)}))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28"]
+
+
+def test_unclear_irregular_board_is_not_called_an_irregularity():
+    arb = arbiter()
+    events = arb.observe(seen(arb, {32: None, 23: WM}, readings={23: SquareReading(WM, 0.6)}))
+    assert of(events, LookAgain) and not of(events, Irregularity)
+
+
+def test_occluded_square_is_never_trusted():
+    arb = arbiter()
+    board = after_move(arb, "32-28")
+    events = arb.observe(seen(arb, base=board, readings={28: SquareReading(WM, 0.99, occluded=True),
+                                                         27: SquareReading(None, 0.5, occluded=True)}))
+    assert not of(events, MovePlayed)
+
+
+# -- operator's actions and the scoresheet ------------------------------------------------------
+
+def test_take_back_the_last_move():
+    arb = arbiter()
+    play(arb, "32-28")
+    events = arb.take_back(5.0)
+    assert of(events, MoveTakenBack)[0].text == "32-28" and arb.game.ply == 0
+
+
+def test_declared_result_ends_the_game():
+    arb = arbiter()
+    play(arb, "32-28")
+    [over] = arb.declare("0-1", Termination.RESIGNATION)
+    assert over.result == "0-1" and over.reason == "resignation"
+    assert write_game(arb.game).rstrip().endswith("0-1")
+
+
+def test_scoresheet_has_times_comments_and_counters():
+    arb = arbiter("W:WK47,35:BK4,16")
+    play(arb, "47-41", time=1_763_000_000.0)
+    arb.observe(seen(arb, {16: None, 26: BM}))              # a man straight: irregular
+    arb.observe(seen(arb))                                  # taken back
+    play(arb, "4-9", time=1_763_000_060.0)
+    sheet = arb.game.scoresheet()
+    assert [m.text for m in sheet.moves] == ["47-41", "4-9"]
+    assert "K41'" in sheet.moves[0].fen                     # the counter travels in the FEN
+    assert any("taken back" in c for c in sheet.moves[0].comments)
+    assert "[%time " in sheet.pdn()
