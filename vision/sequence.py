@@ -25,7 +25,7 @@ import numpy as np
 from rules.move import Move
 from rules.piece import Color, Piece
 from rules.position import Position
-from rules.squares import column, promotion_row, row
+from rules.squares import column, row
 from vision.camera_model import SQUARE_MM, Camera, CameraModel
 from vision.hands import SKIN_TONES, SLEEVES, Hand
 from vision.render import Lighting, Rendered, Renderer, Style
@@ -119,9 +119,15 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     move that the camera shakes for a moment while the board is still; ``touches``: the chance
     per move that the hand first hovers over another piece.  A `Renderer` may be shared.
     """
-    if hasattr(moves, "moves") and hasattr(moves, "start"):
-        moves = list(moves.moves)  # a Game
-    moves = list(moves)  # type: ignore[arg-type]
+    if hasattr(moves, "moves") and hasattr(moves, "positions"):
+        # A Game: its positions include irregular moves that stood (Art. 27).
+        positions = list(moves.positions)  # type: ignore[attr-defined]
+        moves = list(moves.moves)  # type: ignore[attr-defined]
+    else:
+        moves = list(moves)  # type: ignore[call-overload]
+        positions = [start]
+        for m in moves:
+            positions.append(positions[-1].play(m))
     rng = np.random.default_rng(seed)
     renderer = renderer or Renderer()
     model = CameraModel.of(camera)
@@ -130,10 +136,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                        sleeve=None if rng.random() < 0.2 else SLEEVES[int(rng.integers(len(SLEEVES)))])
         for c in Color
     }
-    state = _State(start.pieces())
-    positions = [start]
-    for m in moves:
-        positions.append(positions[-1].play(m))
+    state = _State(positions[0].pieces())
 
     index = 0
     prev_clear = False
@@ -199,9 +202,10 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         yield from still(pause_s, None)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)
-        assert piece is not None
-        if not hands:
-            state.lifted = [move.from_square, *move.captured]
+        taken = move.captured or tuple(sorted(
+            sq for sq in pos.pieces() if after.piece_at(sq) is None and sq != move.from_square))
+        if not hands or piece is None:
+            state.lifted = [move.from_square, *taken]
             state.pieces = after.pieces()
             state.ply = ply + 1
             continue
@@ -233,7 +237,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         keys.append(_Key(0.15 * speed, (fx, fy, 45.0), "carry"))
         for sq in move.path[1:]:
             x, y = _centre(sq)
-            keys.append(_Key((0.3 if move.captured else 0.45) * speed, (x, y, 45.0), "carry"))
+            keys.append(_Key((0.3 if taken else 0.45) * speed, (x, y, 45.0), "carry"))
         tx, ty = _centre(move.to_square)
 
         def place(s: _State, sq: int = move.to_square) -> None:
@@ -243,7 +247,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
 
         keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", place))
         keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
-        for sq in move.captured:
+        for sq in taken:
             x, y = _centre(sq)
             keys.append(_Key(0.35 * speed, (x, y, 50.0), "take"))
 
@@ -254,19 +258,20 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
             h = style.man_height_mm * (2 if pos.piece_at(sq) and pos.piece_at(sq).king else 1) + 4.0  # type: ignore[union-attr]
             keys.append(_Key(0.15 * speed, (x, y, h), "take", take))
             keys.append(_Key(0.15 * speed, (x, y, 50.0), "take"))
-        crowned = not piece.king and move.to_square in promotion_row(mover is Color.WHITE)
+        landed = after.piece_at(move.to_square)
+        crowned = not piece.king and landed is not None and landed.king
         if crowned:
             # Fetch a second man from beside the board and stack it.
             a = math.radians(from_deg)
             side = (min(max(tx + math.cos(a) * 260, -150), 550), min(max(ty + math.sin(a) * 260, -150), 550), 40.0)
 
-            def fetch(s: _State, colour: Color = mover) -> None:
+            def fetch(s: _State, colour: Color = piece.color) -> None:
                 s.holding = Piece(colour)
 
             keys.append(_Key(0.4 * speed, side, "crown", fetch))
             keys.append(_Key(0.4 * speed, (tx, ty, 2 * style.man_height_mm + 5), "crown"))
 
-            def crown(s: _State, sq: int = move.to_square, colour: Color = mover) -> None:
+            def crown(s: _State, sq: int = move.to_square, colour: Color = piece.color) -> None:
                 s.pieces[sq] = Piece(colour, king=True)
                 s.holding = None
 

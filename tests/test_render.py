@@ -1,0 +1,303 @@
+"""The renderer (vision.render, vision.sequence): pictures whose truth the vision tests rely on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.game import Game
+from rules.pdn import read_games
+from rules.piece import BLACK, WHITE, Piece
+from rules.position import Position
+from rules.squares import column, row
+from vision.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style, game_frames,
+                           render)
+
+MAN_W, MAN_B = Piece(WHITE), Piece(BLACK)
+KING_W = Piece(WHITE, True)
+CLEAN = Lighting(shadow=0.0)
+
+
+def centre_mm(square: int, h: float = 0.0) -> list[float]:
+    return [(column(square) + 0.5) * 40.0, (row(square) + 0.5) * 40.0, h]
+
+
+def patch(image: np.ndarray, uv: np.ndarray, r: int = 2) -> np.ndarray:
+    u, v = int(round(uv[0])), int(round(uv[1]))
+    return np.median(image[v - r:v + r + 1, u - r:u + r + 1].reshape(-1, 3), axis=0)
+
+
+def near(a: np.ndarray, b: tuple[int, int, int], tol: float) -> bool:
+    return float(np.abs(np.asarray(a, float) - np.asarray(b, float)).max()) <= tol
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    return Renderer()
+
+
+# -- a single picture ---------------------------------------------------------------------------
+
+
+def test_picture_is_bgr_uint8_and_deterministic(renderer: Renderer) -> None:
+    rng = np.random.default_rng(3)
+    cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
+    hand = Hand.random(rng)
+    pieces = Position.start().pieces()
+    a = renderer.render(pieces, cam, style, light, hand, seed=5)
+    b = render(pieces, cam, style, light, hand, seed=5)
+    assert a.image.dtype == np.uint8 and a.image.shape == (960, 1280, 3)
+    assert np.array_equal(a.image, b.image)
+    assert a.occluded == b.occluded and a.hand == b.hand
+    noisy = Lighting(noise=4.0)
+    c = renderer.render(pieces, cam, style, noisy, seed=1).image
+    d = renderer.render(pieces, cam, style, noisy, seed=2).image
+    assert not np.array_equal(c, d)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_corners_sit_on_the_playing_areas_corners(renderer: Renderer, seed: int) -> None:
+    """Just inside each reported corner is that corner square's colour, just outside the border's;
+    the corner square of square 46 is dark."""
+    rng = np.random.default_rng(100 + seed)
+    cam = Camera.random(rng, max_tilt_deg=45)
+    style = Style(border=(200, 60, 200), light_square=(230, 230, 230), dark_square=(20, 100, 20),
+                  edge_line=None, square_grain=0.0)
+    r = renderer.render({}, cam, style, CLEAN)
+    img = r.image
+    centre = r.board_corners.mean(axis=0)
+    for i, corner in enumerate(r.board_corners):
+        diag = r.board_corners[(i + 2) % 4] - corner
+        inside = patch(img, corner + 0.06 * diag, 1)
+        outside = patch(img, corner - 0.025 * diag, 1)
+        expected = style.dark_square if i % 2 == 1 else style.light_square
+        assert near(inside, expected, 40), (i, inside)
+        assert near(outside, style.border, 40), (i, outside)
+    # Image order: the same four points, clockwise from the top-left.
+    assert {tuple(p) for p in np.round(r.corners, 6)} == {tuple(p) for p in np.round(r.board_corners, 6)}
+    assert np.allclose(r.corners[r.corner_46], r.board_corners[3])
+    rel = r.corners - centre
+    cross = [rel[k][0] * rel[(k + 1) % 4][1] - rel[k][1] * rel[(k + 1) % 4][0] for k in range(4)]
+    assert all(c > 0 for c in cross)  # clockwise on screen (y down)
+    top = (r.corners[0] + r.corners[1]) / 2
+    bottom = (r.corners[2] + r.corners[3]) / 2
+    assert top[1] < bottom[1]
+
+
+def test_corner_order_follows_the_camera() -> None:
+    from_white = render({}, Camera(tilt_deg=20), lighting=CLEAN)
+    from_black = render({}, Camera(tilt_deg=20, yaw_deg=180), lighting=CLEAN)
+    assert from_white.corner_46 == 3  # white's left is bottom-left seen from white's side
+    assert from_black.corner_46 == 1  # and top-right seen from black's side
+    c = from_white.corners
+    assert c[0][0] < c[1][0] and c[3][0] < c[2][0] and c[0][1] < c[3][1]
+
+
+def test_project_agrees_with_the_homography_without_distortion() -> None:
+    r = render({}, Camera(tilt_deg=30, yaw_deg=25, roll_deg=4), lighting=CLEAN)
+    pts = np.array([[0, 0], [400, 0], [123, 321], [200, 200]], float)
+    h = np.c_[pts, np.ones(4)] @ r.homography.T
+    assert np.allclose(r.project(pts), h[:, :2] / h[:, 2:], atol=1e-6)
+    assert np.allclose(r.project(pts[:2]), r.board_corners[:2])
+
+
+@pytest.mark.parametrize("camera", [
+    Camera(),
+    Camera(tilt_deg=30, yaw_deg=40, roll_deg=-6, k1=-0.12, k2=0.02, distance_mm=800),
+    Camera(tilt_deg=45, yaw_deg=-120, distance_mm=850, focal_px=1000),
+])
+def test_pieces_stand_at_their_squares_in_their_colours(renderer: Renderer, camera: Camera) -> None:
+    style = Style.real_photos()
+    pos = Position.start()
+    r = renderer.render(pos.pieces(), camera, style, Lighting())
+    assert r.pieces == pos.pieces() and r.light_squares_pieces == {}
+    top = style.man_height_mm
+    for sq in range(1, 51):
+        piece = pos.piece_at(sq)
+        if piece is None:
+            seen = patch(r.image, r.square_centre(sq), 3)
+            assert near(seen, style.dark_square, 45), (sq, seen)
+        else:
+            seen = patch(r.image, r.square_centre(sq, top), 2)
+            assert near(seen, style.piece_colour(piece.color), 60), (sq, seen)
+
+
+def test_pieces_on_light_squares(renderer: Renderer) -> None:
+    style = Style()
+    r = renderer.render({}, Camera(tilt_deg=10), style, CLEAN, cells={(0, 0): MAN_W, (5, 5): MAN_B})
+    assert r.pieces == {} and r.light_squares_pieces == {(0, 0): MAN_W, (5, 5): MAN_B}
+    for (rr, cc), piece in r.light_squares_pieces.items():
+        uv = r.project([[(cc + 0.5) * 40, (rr + 0.5) * 40, style.man_height_mm]])[0]
+        assert near(patch(r.image, uv), style.piece_colour(piece.color), 50)
+
+
+def _piece_mask(renderer: Renderer, camera: Camera, piece: Piece, square: int) -> np.ndarray:
+    empty = renderer.render({}, camera, Style(), CLEAN).image.astype(int)
+    img = renderer.render({square: piece}, camera, Style(), CLEAN).image.astype(int)
+    return np.abs(img - empty).sum(axis=2) > 40
+
+
+def test_a_kings_top_stands_higher_when_the_camera_is_tilted(renderer: Renderer) -> None:
+    tilted = Camera(tilt_deg=35, distance_mm=750)
+    man = _piece_mask(renderer, tilted, MAN_W, 28)
+    king = _piece_mask(renderer, tilted, KING_W, 28)
+    # Seen from white's side, "up" is towards the top of the picture.
+    top_man = np.nonzero(man.any(axis=1))[0].min()
+    top_king = np.nonzero(king.any(axis=1))[0].min()
+    assert top_man - top_king >= 5
+    assert king.sum() > man.sum() * 1.15
+    r = renderer.render({}, tilted, Style(), CLEAN)
+    shift = r.square_centre(28, 16.0)[1] - r.square_centre(28, 8.0)[1]
+    assert shift < -4  # the king's top face (16 mm) projects above a man's (8 mm)
+
+
+def test_straight_above_a_king_looks_almost_like_a_man(renderer: Renderer) -> None:
+    above = Camera(tilt_deg=0, distance_mm=750, look_dx_mm=-20, look_dy_mm=20)  # over square 28
+    man = _piece_mask(renderer, above, MAN_W, 28)
+    king = _piece_mask(renderer, above, KING_W, 28)
+    iou = (man & king).sum() / (man | king).sum()
+    assert iou > 0.9
+    cm = np.argwhere(man).mean(axis=0)
+    ck = np.argwhere(king).mean(axis=0)
+    assert np.hypot(*(cm - ck)) < 1.5
+
+
+def test_a_king_shows_its_seam(renderer: Renderer) -> None:
+    """Between the two stacked men a dark line runs round the visible side."""
+    cam = Camera(tilt_deg=40, distance_mm=700)
+    style = Style()
+    r = renderer.render({28: KING_W}, cam, style, CLEAN)
+    x, y, _ = centre_mm(28)
+    side = r.project([[x, y + style.radius_mm, h] for h in np.linspace(1, 15, 15)])
+    values = [float(patch(r.image, uv, 0).mean()) for uv in side]
+    seam = int(np.argmin(values))
+    assert 4 <= seam <= 10 and min(values) < 0.7 * np.median(values)
+
+
+def test_a_hand_occludes_the_squares_it_reports(renderer: Renderer) -> None:
+    cam = Camera(tilt_deg=25, distance_mm=800)
+    pieces = Position.start().pieces()
+    x, y, _ = centre_mm(28)
+    hand = Hand(x, y, height_mm=40, from_deg=90, sleeve=(40, 40, 140))
+    bare = renderer.render(pieces, cam, Style(), Lighting())
+    seen = renderer.render(pieces, cam, Style(), Lighting(), hand)
+    assert bare.hand is False and bare.occluded == ()
+    assert seen.hand is True and 28 in seen.occluded and 48 in seen.occluded
+    assert not set(seen.occluded) & set(range(1, 16))  # the arm comes from white's side
+    diff = np.abs(seen.image.astype(int) - bare.image.astype(int)).sum(axis=2)
+    for sq in seen.occluded:
+        assert seen.hand_mask is not None
+        u, v = (int(round(c)) for c in seen.square_centre(sq))
+        if seen.hand_mask[v, u] > 200:
+            assert diff[v - 2:v + 3, u - 2:u + 3].mean() > 30
+    for sq in range(1, 11):
+        u, v = (int(round(c)) for c in seen.square_centre(sq))
+        assert diff[v - 2:v + 3, u - 2:u + 3].mean() < 3
+
+
+def test_a_hand_out_of_the_picture_is_no_hand(renderer: Renderer) -> None:
+    r = renderer.render({}, Camera(), Style(), Lighting(), Hand(200, 2500, height_mm=300))
+    assert r.hand is False and r.occluded == ()
+
+
+def test_camera_random_keeps_the_board_in_the_frame() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        cam = Camera.random(rng, max_tilt_deg=50)
+        assert 0 <= cam.tilt_deg <= 50
+        r = cam.model().project(np.array([[-30, -30], [430, -30], [430, 430], [-30, 430]], float))
+        assert (r >= 0).all() and (r[:, 0] < cam.width).all() and (r[:, 1] < cam.height).all()
+
+
+def test_random_conditions_render(renderer: Renderer) -> None:
+    rng = np.random.default_rng(11)
+    pieces = Position.start().pieces()
+    for i in range(6):
+        r = renderer.render(pieces, Camera.random(rng), Style.random(rng), Lighting.random(rng),
+                            Hand.random(rng, holding=MAN_B if i % 2 else None), seed=i)
+        assert r.image.shape == (960, 1280, 3) and r.image.dtype == np.uint8
+        assert 10 < float(r.image.mean()) < 245
+
+
+def test_lighting_effects_change_the_picture(renderer: Renderer) -> None:
+    pieces = Position.start().pieces()
+    base = renderer.render(pieces, Camera(), Style(), CLEAN).image.astype(float)
+    for light in (Lighting(shadow=0, gradient=0.5), Lighting(shadow=0, glare=0.8),
+                  Lighting(shadow=0, blur=2.0), Lighting(shadow=0, motion_blur=8, motion_deg=30),
+                  Lighting(shadow=0, noise=5), Lighting(shadow=0, jpeg_quality=40),
+                  Lighting(shadow=0, exposure=0.4)):
+        img = renderer.render(pieces, Camera(), Style(), light).image.astype(float)
+        assert np.abs(img - base).mean() > 0.5, light
+    # The default has soft piece shadows: the board next to a piece is a little darker.
+    lit = renderer.render(pieces, Camera(), Style(), Lighting(shadow=0.5)).image.astype(float)
+    assert lit.mean() < base.mean()
+
+
+# -- game sequences -----------------------------------------------------------------------------
+
+PDN = """[Event "renderer test"]
+[GameType "40"]
+
+1. 32-28 19-23 2. 28x19 14x23 *
+"""
+
+
+def _check_sequence(frames: list[GameFrame], positions: list[Position]) -> None:
+    n = len(positions) - 1
+    assert [f.index for f in frames] == list(range(len(frames)))
+    assert frames[-1].pieces == positions[-1].pieces() and frames[-1].ply == n
+    assert frames[-1].settled and frames[0].pieces == positions[0].pieces()
+    settled_plies = set()
+    for f in frames:
+        assert f.image.shape == (960, 1280, 3)
+        if f.settled:
+            assert not f.hand
+            assert f.pieces == positions[f.ply].pieces()
+            settled_plies.add(f.ply)
+    assert settled_plies == set(range(n + 1))
+    # Plies only go up, one at a time.
+    plies = [f.ply for f in frames]
+    assert all(b - a in (0, 1) for a, b in zip(plies, plies[1:]))
+
+
+def test_game_frames_from_pdn_show_each_position_when_settled() -> None:
+    game = next(iter(read_games(PDN))).game
+    assert game.ply == 4
+    frames = list(game_frames(game.start, game.moves, fps=8, camera=Camera(tilt_deg=30, distance_mm=800),
+                              style=Style.real_photos(), seed=2, pause_s=0.5))
+    _check_sequence(frames, game.positions)
+    assert any(f.hand for f in frames) and any(f.occluded for f in frames)
+    # While the first move is under way, the lifted piece is gone from 32 and is held.
+    during = [f for f in frames if f.ply == 0 and f.lifted == (32,) and f.hand]
+    assert during and all(32 not in f.pieces for f in during)
+    # After the captures, the lifted squares are the mover's then the captured, in order.
+    last = frames[-1]
+    assert last.lifted == (14, 19)
+    after_third = [f for f in frames if f.settled and f.ply == 3]
+    assert after_third and after_third[0].lifted == (28, 23)
+    # Times follow the frame rate.
+    assert frames[10].time == pytest.approx(10 / 8)
+
+
+def test_game_frames_crown_and_are_deterministic() -> None:
+    game = Game(start=Position.from_fen("W:W7,30:B41,45"))
+    for text in ("7-1", "41-47"):
+        game.push_text(text)
+    kwargs = dict(fps=6, camera=Camera(tilt_deg=35, yaw_deg=15, distance_mm=800), seed=4,
+                  pause_s=1.0, jitter=1.0, touches=1.0)
+    frames = list(game_frames(game.start, game, **kwargs))  # a Game is accepted as the moves
+    _check_sequence(frames, game.positions)
+    assert frames[-1].pieces[1] == KING_W and frames[-1].pieces[47] == Piece(BLACK, True)
+    crowning = [f for f in frames if f.phase == "crown"]
+    assert crowning and any(f.pieces.get(1) == MAN_W for f in crowning)
+    assert any(f.shaking for f in frames) and any(f.phase == "hover" for f in frames)
+    again = list(game_frames(game.start, game, **kwargs))
+    assert len(again) == len(frames)
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(frames[::7], again[::7]))
+
+
+def test_game_frames_without_hands_jump_between_still_boards() -> None:
+    game = next(iter(read_games(PDN))).game
+    frames = list(game_frames(game.start, game.moves, fps=5, seed=1, pause_s=0.4, hands=False))
+    assert not any(f.hand for f in frames)
+    _check_sequence(frames, game.positions)
