@@ -159,7 +159,7 @@ def hand_shapes(model: CameraModel, hand: Hand, shadow_of: Light | None = None) 
     # Fingers: knuckle to tip, converging when holding a piece; the thumb from the palm's side.
     strokes: list[tuple[np.ndarray, int]] = []
     pinch = hand.holding is not None
-    offsets = np.array([-1.5, -0.5, 0.5, 1.5]) * 16.0 * k
+    offsets = np.array([-1.5, -0.5, 0.5, 1.5]) * 17.5 * k
     lengths = np.array([0.88, 1.0, 0.97, 0.78]) * (_KNUCKLES + 8) * k
     knuckle_h = hand.height_mm + 0.12 * _KNUCKLES * k
     for off, length in zip(offsets, lengths):
@@ -181,7 +181,7 @@ def hand_shapes(model: CameraModel, hand: Hand, shadow_of: Light | None = None) 
         if np.any(model.depth(pts) < 80.0):
             continue
         uv = model.project(pts)
-        w = float(model.scale_px_per_mm(pts).mean()) * (10.5 if is_thumb else 8.5) * k * 2
+        w = float(model.scale_px_per_mm(pts).mean()) * (10.0 if is_thumb else 7.8) * k * 2
         out_strokes.append((np.clip(uv, -1e5, 1e5), max(2, int(round(w)))))
     width_px = float(model.scale_px_per_mm(place(hand.axis(np.array([_WRIST])))).mean()) * 60 * k
     return HandShapes(skin, sleeve, out_strokes, width_px)
@@ -253,6 +253,14 @@ def draw_hand(image: np.ndarray, model: CameraModel, hand: Hand, style: Style,
     # Colour: skin, the sleeve over it; shaded darker towards the edges (a round arm).
     layer = np.empty((*size, 3), np.uint8)
     layer[:] = hand.skin
+    # Fingers and thumb outlined a little darker, so that they read as separate fingers.
+    edge = tuple(int(v * 0.72) for v in hand.skin)
+    for uv, width in shapes.strokes:
+        pts = np.round((uv - (x0, y0)) * _ONE).astype(np.int32)
+        cv2.polylines(layer, [pts], False, edge, width, cv2.LINE_AA, _SHIFT)
+        inner = width - 2 * max(1, int(round(width * 0.1)))
+        if inner > 0:
+            cv2.polylines(layer, [pts], False, hand.skin, inner, cv2.LINE_AA, _SHIFT)
     if sleeve is not None:
         layer[sleeve > 127] = hand.sleeve
     q = 4

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Hashable, Mapping
 
 import cv2
@@ -201,7 +201,7 @@ class Renderer:
             model = CameraModel.of(camera)
             bx, by = model.board_maps()
             o = texture_origin_mm()
-            band = (-o - style.border_mm - 10.0, 0.0)
+            band = -o - style.border_mm - 10.0  # the width of table around the board's border
             tx = (_fold(bx, o, band) - o) * TEXTURE_PX_PER_MM
             ty = (_fold(by, o, band) - o) * TEXTURE_PX_PER_MM
             board = cv2.remap(self._texture(style), tx, ty, cv2.INTER_LINEAR,
@@ -331,10 +331,9 @@ class Renderer:
                         hand_mask=hand_mask)
 
 
-def _fold(v: np.ndarray, origin: float, band: tuple[float, float]) -> np.ndarray:
-    """Board coordinates beyond the texture folded (mirrored) back into its table margin, so
-    that the far table never shows a second board."""
-    width = band[0]
+def _fold(v: np.ndarray, origin: float, width: float) -> np.ndarray:
+    """Board coordinates beyond the texture folded (mirrored) back into the outer ``width`` mm
+    of its table margin, so that the far table never shows a second board."""
     lo, hi = origin, 400.0 - origin
     out = v.copy()
     below, above = v < lo, v > hi

@@ -264,10 +264,6 @@ def _rings(x: float | np.ndarray, y: float | np.ndarray, radii: np.ndarray,
     return np.stack(np.broadcast_arrays(px, py, np.broadcast_to(hh, px.shape)), -1)
 
 
-def _ring(cx: float, cy: float, r: float, h: float) -> np.ndarray:
-    return _rings(cx, cy, np.array([r]), np.array([h]))[0]
-
-
 def _fix(p: np.ndarray) -> np.ndarray:
     return np.round(p * _ONE).astype(np.int32)
 
