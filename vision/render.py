@@ -298,10 +298,13 @@ class Renderer:
                 smask = cv2.GaussianBlur(smask, (0, 0), 3.0)
                 _darken(img, smask, light.shadow * 0.8)
             hand_mask = draw_hand(img, layer.model, hand, style, light)
-            covered = hand_mask > 127
-            hand_over = bool(np.any(covered & layer.over_board))
+            bx, by, bw, bh = cv2.boundingRect(hand_mask)
+            box = (slice(by, by + bh), slice(bx, bx + bw))
+            covered = hand_mask[box] > 127
+            hand_over = bool(np.any(covered & layer.over_board[box]))
             if hand_over:
-                counts = np.bincount(layer.cell[covered & (layer.cell >= 0)].ravel(), minlength=100)
+                cell = layer.cell[box]
+                counts = np.bincount(cell[covered & (cell >= 0)].ravel(), minlength=100)
                 frac = counts / np.maximum(layer.cell_area, 1)
                 occluded = tuple(sorted(
                     sq for rc in np.nonzero(frac > OCCLUDED_FRACTION)[0]
@@ -347,12 +350,24 @@ def _fold(v: np.ndarray, origin: float, width: float) -> np.ndarray:
 
 
 def _darken(img: np.ndarray, mask: np.ndarray, strength: float) -> None:
-    """img *= 1 - strength * mask / 255, with ``mask`` at any scale (upsampled to the image)."""
+    """img *= 1 - strength * mask / 255, with ``mask`` at any scale (upsampled to the image);
+    only the part of the image under the mask's bounding box is touched."""
     h, w = img.shape[:2]
+    mx, my, mw, mh = cv2.boundingRect(mask)
+    if mw == 0 or mh == 0:
+        return
+    sx, sy = w / mask.shape[1], h / mask.shape[0]
+    x0, y0 = max(0, int(mx * sx) - 2), max(0, int(my * sy) - 2)
+    x1, y1 = min(w, int((mx + mw) * sx) + 2), min(h, int((my + mh) * sy) + 2)
     if mask.shape != (h, w):
-        mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+        # Resize the whole mask's geometry but only produce the box: an affine warp does both.
+        m = np.float32([[1 / sx, 0, (x0 + 0.5) / sx - 0.5], [0, 1 / sy, (y0 + 0.5) / sy - 0.5]])
+        mask = cv2.warpAffine(mask, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    else:
+        mask = mask[y0:y1, x0:x1]
     factor = cv2.addWeighted(mask, -strength, mask, 0, 255)
-    cv2.multiply(img, cv2.merge([factor, factor, factor]), dst=img, scale=1 / 255.0)
+    roi = img[y0:y1, x0:x1]
+    img[y0:y1, x0:x1] = cv2.multiply(roi, cv2.merge([factor, factor, factor]), scale=1 / 255.0)
 
 
 def _apply_lighting(img: np.ndarray, lighting: Lighting, gain: np.ndarray | None, glare: Any) -> np.ndarray:
