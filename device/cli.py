@@ -135,6 +135,48 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_arbitrate(args: argparse.Namespace, out: TextIO) -> int:
+    from device.observation_file import Declare, Start, TakeBack, read_lines
+    from rules.arbiter import Arbiter
+    from rules.events import CountersChanged
+
+    if args.file == "-":
+        items = read_lines(sys.stdin, "standard input")
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                items = read_lines(f, args.file)
+        except OSError as e:
+            raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
+    arbiter = Arbiter()
+    shown_counters = str(arbiter.counters())
+    for n, item in items:
+        if isinstance(item, Start):
+            start = _position(item.fen)
+            arbiter = Arbiter(Game(start=start, tags=dict(item.tags)))
+            continue
+        if isinstance(item, TakeBack):
+            events = arbiter.take_back(item.time)
+        elif isinstance(item, Declare):
+            events = arbiter.declare(item.result, item.termination, item.time)
+        else:
+            events = arbiter.observe(item)
+        for event in events:
+            if args.json:
+                out.write(json.dumps({"line": n, "event": type(event).__name__, "text": str(event)}) + "\n")
+                continue
+            if isinstance(event, CountersChanged):
+                if str(event) == shown_counters:
+                    continue  # the text output shows counters only when they change
+                shown_counters = str(event)
+            out.write(f"line {n}: {event}\n")
+    if arbiter.pending is not None:
+        out.write(f"open at the end: {arbiter.pending.summary}\n")
+    if not args.json:
+        out.write("\n" + write_game(arbiter.game))
+    return 0
+
+
 def _counter_text(position: Position, colour) -> str:
     c = position.counter(colour)
     seven = position.seven_move_count
@@ -162,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--pdn", help="replay the first game of this PDN file instead")
     s.add_argument("--delay", type=float, default=0.0, help="seconds to wait between moves")
     s.set_defaults(func=cmd_demo)
+    s = sub.add_parser("arbitrate", help="judge a game given as settled boards, one JSON object per line")
+    s.add_argument("file", help="the observation file (JSONL, see README), or - for standard input")
+    s.add_argument("--json", action="store_true", help='one JSON object per event: {"line","event","text"}')
+    s.set_defaults(func=cmd_arbitrate)
     return p
 
 

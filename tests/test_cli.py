@@ -97,3 +97,75 @@ def test_demo_replays_the_bundled_game_and_prints_pdn():
     assert r.returncode == 0
     assert "[GameType \"40\"]" in r.stdout and "61. 37-19 44-49" in r.stdout.replace("\n", " ")
     assert "K19''' blocked" in r.stdout
+
+
+# -- arbitrate: observation files (README "Observation files") ----------------------------------
+
+def _board(position) -> str:
+    return "".join(p.symbol() if (p := position.piece_at(sq)) else "." for sq in range(1, 51))
+
+
+def _observation_file(tmp_path, lines: list[dict]):
+    path = tmp_path / "game.jsonl"
+    path.write_text("# a game as the camera saw it\n" + "\n".join(json.dumps(x) for x in lines) + "\n")
+    return path
+
+
+def test_arbitrate_prints_events_and_the_final_pdn(tmp_path):
+    from rules.position import Position
+    p0 = Position.start()
+    p1 = p0.play_text("32-28")
+    wrong = _board(p1)[:49] + "."  # white's man on 50 taken off without a capture: irregular
+    p2 = p1.play_text("19-23")
+    path = _observation_file(tmp_path, [
+        {"start": None, "tags": {"White": "Jansen", "Black": "de Vries"}},
+        {"board": _board(p1), "time": 5, "lifted": [32]},
+        {"board": wrong, "time": 9},
+        {"board": _board(p1), "time": 11},
+        {"board": _board(p2), "time": 20, "lifted": [19],
+         "readings": {"24": {"content": ".", "confidence": 0.6, "alternative": "b"}}},
+        {"declare": "1/2-1/2", "reason": "draw agreed"},
+    ])
+    r = run("arbitrate", str(path))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "line 3: 1. 32-28"
+    assert lines[1].startswith("line 4: irregular (Art. 27b)")
+    assert lines[2].startswith("line 5: resolved")
+    assert "line 6: 1... 19-23" in lines
+    assert "line 7: game over: 1/2-1/2 (draw agreed, Art. 21)" in lines
+    pdn = r.stdout[r.stdout.index("[Event"):]
+    assert '[White "Jansen"]' in pdn and "1. 32-28" in pdn and "19-23" in pdn and pdn.rstrip().endswith("1/2-1/2")
+
+
+def test_arbitrate_json_events(tmp_path):
+    from rules.position import Position
+    path = _observation_file(tmp_path, [{"board": _board(Position.start().play_text("34-30"))}])
+    r = run("arbitrate", "--json", str(path))
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [e["event"] for e in events] == ["MovePlayed", "CountersChanged"]
+    assert events[0]["text"] == "1. 34-30"
+    assert all(e["line"] == 2 for e in events)
+
+
+@pytest.mark.parametrize("line, says", [
+    ('{"board": "bbb"}', "line 2: \"board\": a board text has 50 squares, not 3"),
+    ('{"board": 5}', "line 2: \"board\" is a string of 50 symbols"),
+    ('not json', "line 2: not JSON"),
+    ('{"board": "' + "." * 50 + '", "lifted": [51]}', "line 2: \"lifted\": 51 is not a square (1-50)"),
+    ('{"board": "' + "." * 50 + '", "colour": 1}', "line 2: unknown key 'colour'"),
+    ('{"declare": "1-0", "reason": "tired"}', "line 2: \"reason\" 'tired' is not one of"),
+    ('{"hello": 1}', 'line 2: a line needs "board", "start", "take_back" or "declare"'),
+])
+def test_arbitrate_bad_line_names_the_line(tmp_path, line, says):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("# comment\n" + line + "\n")
+    r = run("arbitrate", str(path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("frisian-companion: error: ") and says in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_arbitrate_missing_file():
+    r = run("arbitrate", "/nonexistent/game.jsonl")
+    assert r.returncode == 2 and "cannot read /nonexistent/game.jsonl" in r.stderr

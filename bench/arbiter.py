@@ -1,0 +1,144 @@
+"""Arbiter benchmark: settled observations per second through `rules.arbiter.Arbiter`.
+
+Run from the repository root::
+
+    python -m bench.arbiter               # all 77 games of tests/data, 3 rounds
+    python -m bench.arbiter --rounds 5
+
+Every game of tests/data (15 lidraughts games, 62 engine games) is turned into settled
+observations, one per move, as a camera would give them:
+
+- ``clean``: every square read at 0.99;
+- ``noisy``: as clean, plus three random squares per board read at 0.6; when that leaves the
+  arbiter in doubt (it answers LookAgain), the clean board follows as the next observation;
+- ``irregular``: as clean, plus before every third move an irregular board (a man moved
+  backwards) and the board put back: three observations for that move.
+
+The peer run in the same process is the plain rules replay of the same games (`Game.push` of the
+known moves), which is what recording a game costs without looking at any board; the ratio shows
+what judging boards costs on top.  Best of the rounds.  Progress goes to stderr; stdout gets one
+JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+from rules.arbiter import Arbiter
+from rules.events import LookAgain
+from rules.game import Game
+from rules.observation import Observation, Settled, SquareReading
+from rules.pdn import read_file
+from rules.piece import Piece
+from rules.squares import DIAGONALS, neighbour
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+
+
+def load_games() -> list[Game]:
+    games = []
+    for name in ("lidraughts-frisian.pdn", "selfplay.pdn"):
+        games.extend(r.game for r in read_file(str(DATA / name)) if r.problem is None)
+    return games
+
+
+def observations(game: Game, mode: str, rng: random.Random) -> list[tuple[Settled, Settled | None]]:
+    """Per move: the observation(s), each with the second look to give if it is unclear."""
+    out = []
+    for i, (move, after) in enumerate(zip(game.moves, game.positions[1:])):
+        before = game.positions[i]
+        if mode == "irregular" and i % 3 == 0:
+            board = before.pieces()
+            back = [(f, t) for f, p in board.items() if p.color is before.turn and not p.king
+                    for d in (DIAGONALS[2:] if p.color.is_white else DIAGONALS[:2])
+                    if (t := neighbour(f, d)) is not None and t not in board]
+            if back:
+                f, t = rng.choice(back)
+                wrong = dict(board)
+                wrong[t] = wrong.pop(f)
+                out.append((Settled(Observation.from_board(wrong, 0.99), ()), None))
+                out.append((Settled(Observation.from_board(board, 0.99), ()), None))
+        clean = Observation.from_board(after.pieces(), 0.99, float(i))
+        lifted = (move.from_square,) + move.captured
+        if mode == "noisy":
+            squares = rng.sample(range(1, 51), 3)
+            obs = clean.with_readings({sq: SquareReading(clean.reading(sq).content, 0.6) for sq in squares})
+            out.append((Settled(obs, lifted, float(i)), Settled(clean, lifted, float(i))))
+        else:
+            out.append((Settled(clean, lifted, float(i)), None))
+    return out
+
+
+def run_arbiter(games: list[Game], streams: list[list[tuple[Settled, Settled | None]]]) -> tuple[float, int, int]:
+    count = moves = 0
+    t0 = time.perf_counter()
+    for game, stream in zip(games, streams):
+        arb = Arbiter(Game(start=game.start))
+        for settled, second_look in stream:
+            events = arb.observe(settled)
+            count += 1
+            if second_look is not None and any(isinstance(e, LookAgain) for e in events):
+                arb.observe(second_look)
+                count += 1
+        moves += arb.game.ply
+    return time.perf_counter() - t0, count, moves
+
+
+def run_replay(games: list[Game]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    n = 0
+    for game in games:
+        g = Game(start=game.start)
+        for move in game.moves:
+            g.push(move)
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.arbiter", description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    games = load_games()
+    expected = sum(len(g.moves) for g in games)
+    rng = random.Random(1)
+    streams = {mode: [observations(g, mode, rng) for g in games] for mode in ("clean", "noisy", "irregular")}
+    best: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for r in range(args.rounds):
+        for mode, stream in streams.items():
+            seconds, count, moves = run_arbiter(games, stream)
+            if moves != expected:
+                print(f"bench.arbiter: {mode}: recorded {moves} moves, expected {expected}", file=sys.stderr)
+                return 1
+            best[mode] = min(best.get(mode, float("inf")), seconds)
+            counts[mode] = count
+        seconds, n = run_replay(games)
+        best["replay"] = min(best.get("replay", float("inf")), seconds)
+        print(f"round {r + 1}/{args.rounds}: " + ", ".join(f"{k} {v:.2f}s" for k, v in best.items()),
+              file=sys.stderr)
+    result = {
+        "bench": "arbiter",
+        "games": len(games),
+        "moves": expected,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    for mode in ("clean", "noisy", "irregular"):
+        result[f"{mode}_observations"] = counts[mode]
+        result[f"{mode}_obs_per_s"] = round(counts[mode] / best[mode], 1)
+        result[f"{mode}_ms_per_obs"] = round(1000 * best[mode] / counts[mode], 3)
+    result["replay_moves_per_s"] = round(expected / best["replay"], 1)
+    result["clean_vs_replay"] = round((counts["clean"] / best["clean"]) / (expected / best["replay"]), 3)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
