@@ -177,6 +177,19 @@ def cmd_arbitrate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
+    from vision.read import format_json, format_text, read_image
+
+    reading = read_image(args.image, debug_dir=args.debug)
+    if args.json:
+        out.write(json.dumps(format_json(reading)) + "\n")
+    else:
+        out.write(format_text(reading) + "\n")
+    if args.debug:
+        print(f"{PROG}: pictures of each stage are in {args.debug}", file=sys.stderr)
+    return 0
+
+
 def _counter_text(position: Position, colour) -> str:
     c = position.counter(colour)
     seven = position.seven_move_count
@@ -208,6 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", help="the observation file (JSONL, see README), or - for standard input")
     s.add_argument("--json", action="store_true", help='one JSON object per event: {"line","event","text"}')
     s.set_defaults(func=cmd_arbitrate)
+    s = sub.add_parser("read", help="find the board in one photo and print its corners and squares")
+    s.add_argument("image", help="a photo or frame (JPEG, PNG, ...)")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    s.add_argument("--debug", metavar="DIR", help="write pictures of each stage into DIR")
+    s.set_defaults(func=cmd_read)
     return p
 
 

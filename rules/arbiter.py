@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.errors import FenError
-from rules.events import (CountersChanged, CrownPending, Event, GameOver, Irregularity,
+from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, GameOver, Irregularity,
                           IrregularityKind, IrregularityResolved, IrregularityStands, LookAgain,
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
@@ -83,6 +83,7 @@ class Arbiter:
     touched: list[int] = field(default_factory=list)
     uncrowned: int | None = None
     over: Outcome | None = None
+    hinted: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -208,8 +209,19 @@ class Arbiter:
             p = after.piece_at(self.uncrowned)
             events.append(CrownPending(ply, when, p.color, self.uncrowned))
         events.append(self._counters(when))
-        events.extend(self._check_over(when))
+        over = self._check_over(when)
+        events.extend(over)
+        if not over:
+            events.extend(self._draw_hint(when))
         return events
+
+    def _draw_hint(self, when: float | None) -> list[Event]:
+        """Point out once that a draw may be agreed in the manual's typical endgames (§2j)."""
+        reason = draw_reason(self.position)
+        if reason is None or reason in self.hinted:
+            return []
+        self.hinted.add(reason)
+        return [DrawPossible(self.game.ply, when, reason)]
 
     def _counters(self, when: float | None) -> CountersChanged:
         p = self.position
@@ -356,6 +368,27 @@ class Arbiter:
 
     def counters(self, when: float | None = None) -> CountersChanged:
         return self._counters(when)
+
+
+#: The long diagonal (manual §2j-II) and the double diagonals 47-15 and 4-36 (§2j-III).
+LONG_DIAGONAL = frozenset((46, 41, 37, 32, 28, 23, 19, 14, 10, 5))
+DOUBLE_DIAGONALS = frozenset((47, 42, 38, 33, 29, 24, 20, 15, 4, 9, 13, 18, 22, 27, 31, 36))
+
+
+def draw_reason(position: Position) -> str | None:
+    """Why a draw may be agreed here (manual §2j), or None: no men are left and a lone king
+    against kings holds the long diagonal (§2j-II) or the diagonals 47-15 and 4-36 (§2j-III).
+    One king against one king is drawn by the rules themselves (Art. 21.1)."""
+    if position.squares(Color.WHITE, False) or position.squares(Color.BLACK, False):
+        return None
+    for lone in Color:
+        mine, theirs = position.squares(lone, True), position.squares(lone.other, True)
+        if len(mine) == 1 and len(theirs) >= 2:
+            if mine[0] in LONG_DIAGONAL:
+                return f"the lone {lone} king holds the long diagonal (manual §2j-II)"
+            if mine[0] in DOUBLE_DIAGONALS:
+                return f"the lone {lone} king holds the diagonals 47-15 and 4-36 (manual §2j-III)"
+    return None
 
 
 def _distinct(candidates: list[Candidate]) -> list[Candidate]:

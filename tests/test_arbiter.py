@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rules.arbiter import Arbiter
-from rules.events import (CountersChanged, CrownPending, GameOver, Irregularity, IrregularityKind,
+from rules.events import (CountersChanged, CrownPending, DrawPossible, GameOver, Irregularity, IrregularityKind,
                           IrregularityResolved, IrregularityStands, LookAgain, MovePlayed,
                           MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
@@ -389,3 +389,14 @@ def test_scoresheet_has_times_comments_and_counters():
     assert "K41'" in sheet.moves[0].fen                     # the counter travels in the FEN
     assert any("taken back" in c for c in sheet.moves[0].comments)
     assert "[%time " in sheet.pdn()
+
+
+def test_a_draw_may_be_agreed_when_the_lone_king_holds_the_long_diagonal_manual_2j_ii():
+    arb = arbiter("W:WK50,K40:BK19,3")
+    events = play(arb, "50-45")
+    assert not of(events, DrawPossible)              # black still has a man
+    arb = arbiter("B:WK50,K35:BK12")
+    events = play(arb, "12-23")
+    [hint] = of(events, DrawPossible)
+    assert "long diagonal" in hint.reason and "§2j-II" in hint.reason
+    assert not of(play(arb, "50-44"), DrawPossible)  # said once

@@ -181,4 +181,3 @@ def test_every_injected_irregularity_is_caught_with_its_article():
     for kind in (K.OPPONENT_PIECE, K.UNREACHABLE, K.CAPTURE_NOT_TAKEN, K.NOT_HIGHEST_VALUE,
                  K.WRONG_PIECES_TAKEN, K.WRONGLY_CROWNED, K.FOURTH_KING_MOVE):
         assert caught[kind] >= 5, caught
-    print(dict(caught))
