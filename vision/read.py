@@ -1,0 +1,201 @@
+"""Reading one photo of a board: `read_image` and its text and JSON forms (the CLI's ``read``).
+
+The reading is in the image's own terms: the four corners of the playing area (top-left,
+top-right, bottom-right, bottom-left as seen in the image), the 10x10 grid as seen (row 0 along
+the top edge; ``.`` empty, ``w``/``b`` for the lighter/darker piece colour, upper case for a
+king), the parity (row + col) % 2 of the dark squares, and warnings (pieces on light squares,
+uncertain cells).  Nothing is assumed about which side is which or where square 46 is.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.colours import brighten
+from vision.kings import KingEvidence, king_evidence
+from vision.locate import BoardLocation, BoardNotFound, find_board
+from vision.pose import Pose, estimate_pose
+from vision.squares import BoardView, board_view, classify, learn_colours
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BoardNotFound", "ImageReadError", "ImageReading", "read_image", "format_text",
+           "format_json"]
+
+#: Cells read with less confidence than this are named in a warning.
+LOW_CONFIDENCE = 0.8
+
+
+class ImageReadError(ValueError):
+    """The image could not be read (missing file, not an image, empty array)."""
+
+
+@dataclass(frozen=True)
+class ImageReading:
+    """One photo's board as seen in the image (see the module docstring)."""
+
+    corners: tuple[tuple[float, float], ...]
+    grid: tuple[str, ...]
+    dark_parity: int
+    confidence: tuple[tuple[float, ...], ...]
+    warnings: tuple[str, ...]
+    tilt_deg: float
+    method: str
+    size: tuple[int, int]
+
+    @property
+    def pieces_on_light(self) -> int:
+        return sum(1 for r, line in enumerate(self.grid) for c, ch in enumerate(line)
+                   if ch != "." and (r + c) % 2 != self.dark_parity)
+
+
+def _load(source: str | Path | np.ndarray) -> np.ndarray:
+    if isinstance(source, np.ndarray):
+        img = source
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        if img.ndim != 3 or img.shape[2] not in (3, 4) or img.size == 0:
+            raise ImageReadError(f"not an image array (shape {img.shape})")
+        if img.shape[2] == 4:
+            img = img[:, :, :3]
+        return np.ascontiguousarray(img, dtype=np.uint8)
+    path = Path(source)
+    if not path.is_file():
+        raise ImageReadError(f"{path}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ImageReadError(f"{path}: not an image OpenCV can read (use JPEG or PNG)")
+    return img
+
+
+def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None = None
+               ) -> ImageReading:
+    """Read the board in one photo (a path or a BGR array).
+
+    Raises `ImageReadError` for an unreadable image and `BoardNotFound` when no board is found
+    (both `ValueError`s with a one-line message)."""
+    image = _load(source)
+    h, w = image.shape[:2]
+    try:
+        location = find_board(image)
+    except BoardNotFound as e:
+        raise BoardNotFound(f"{source if not isinstance(source, np.ndarray) else 'image'}: {e}") \
+            from None
+    pose = estimate_pose(location.homography, (w, h))
+    view = board_view(brighten(image), location, pose)
+    model, dark_parity = learn_colours(view)
+    probs = classify(view, model, dark_parity)
+    best = probs.best()
+    conf = probs.confidence()
+    kings = king_evidence(view, pose, best > 0, square_px=location.square_px, prior_king=0.02, noise=0.08)
+    rows = []
+    for r in range(10):
+        line = ""
+        for c in range(10):
+            ch = ".wb"[best[r, c]]
+            if ch != "." and kings.king[r, c]:
+                ch = ch.upper()
+            line += ch
+        rows.append(line)
+    warnings = []
+    on_light = [(r, c) for r in range(10) for c in range(10)
+                if best[r, c] and (r + c) % 2 != dark_parity]
+    on_dark = int(sum(1 for r in range(10) for c in range(10)
+                      if best[r, c] and (r + c) % 2 == dark_parity))
+    if on_light:
+        warnings.append(
+            f"{len(on_light)} piece(s) stand on light squares ({on_dark} on dark ones): the "
+            "board is set up wrongly or turned (Art. 5 and 26)")
+    low = [(r, c) for r in range(10) for c in range(10) if conf[r, c] < LOW_CONFIDENCE]
+    if low:
+        cells = ", ".join(f"({r},{c})" for r, c in low[:10])
+        warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
+                        + (" ..." if len(low) > 10 else ""))
+    if kings.uncertain and np.any(best > 0):
+        warnings.append(f"kings cannot be told from men reliably: the camera is nearly above the "
+                        f"board ({pose.tilt_deg:.0f} deg off vertical)")
+    if location.corners_found < 40:
+        warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
+                        "outline may be off")
+    if model.piece_contrast < 25 and np.count_nonzero(best) > 1:
+        warnings.append("the two piece colours are hard to tell apart")
+    reading = ImageReading(
+        corners=tuple((float(x), float(y)) for x, y in location.corners),
+        grid=tuple(rows), dark_parity=int(dark_parity),
+        confidence=tuple(tuple(float(round(v, 3)) for v in row) for row in conf),
+        warnings=tuple(warnings), tilt_deg=float(pose.tilt_deg), method=location.method,
+        size=(w, h))
+    if debug_dir is not None:
+        _debug(Path(debug_dir), image, location, view, reading, kings)
+    return reading
+
+
+def format_text(reading: ImageReading) -> str:
+    """A human-readable block: corners, grid (dark squares marked), warnings."""
+    names = ("top-left", "top-right", "bottom-right", "bottom-left")
+    out = ["corners: " + ", ".join(f"{n} ({x:.1f}, {y:.1f})"
+                                   for n, (x, y) in zip(names, reading.corners))]
+    out.append(f"dark squares: (row + col) % 2 == {reading.dark_parity}; camera about "
+               f"{reading.tilt_deg:.0f} deg off vertical")
+    out.append("board as seen (row 0 at the top; . empty, w/b lighter/darker pieces, W/B kings):")
+    out.extend("  " + " ".join(line) for line in reading.grid)
+    for wn in reading.warnings:
+        out.append("warning: " + wn)
+    return "\n".join(out)
+
+
+def format_json(reading: ImageReading) -> dict[str, Any]:
+    """A JSON-ready dict of the reading."""
+    return {
+        "corners": [[round(x, 1), round(y, 1)] for x, y in reading.corners],
+        "corner_order": ["top-left", "top-right", "bottom-right", "bottom-left"],
+        "grid": list(reading.grid),
+        "dark_cell_parity": reading.dark_parity,
+        "confidence": [list(r) for r in reading.confidence],
+        "pieces_on_light_squares": reading.pieces_on_light,
+        "tilt_deg": round(reading.tilt_deg, 1),
+        "method": reading.method,
+        "size": list(reading.size),
+        "warnings": list(reading.warnings),
+    }
+
+
+def _debug(folder: Path, image: np.ndarray, location: BoardLocation, view: BoardView,
+           reading: ImageReading, kings: KingEvidence) -> None:
+    """Pictures of each stage: corners and grid found, the warped board, the cells' classes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    vis = image.copy()
+    thick = max(2, int(round(max(image.shape[:2]) / 400)))
+    for i in range(11):
+        for a, b in (((i, 0), (i, 10)), ((0, i), (10, i))):
+            p = location.to_image(np.array([a, b], dtype=np.float64)).round().astype(np.int32)
+            cv2.line(vis, tuple(map(int, p[0])), tuple(map(int, p[1])), (0, 255, 255), 1)
+    cv2.polylines(vis, [location.corners.round().astype(np.int32)], True, (0, 0, 255), thick)
+    for i, (x, y) in enumerate(location.corners):
+        cv2.putText(vis, ("TL", "TR", "BR", "BL")[i], (int(x) + 6, int(y) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, thick * 0.5, (0, 0, 255), thick)
+    cv2.imwrite(str(folder / "1-corners.png"), vis)
+    bgr = cv2.cvtColor(np.clip(view.lab, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)
+    bgr = cv2.resize(bgr, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    cv2.imwrite(str(folder / "2-warped.png"), bgr)
+    px = view.px * 2
+    cells = bgr.copy()
+    for r in range(10):
+        for c in range(10):
+            ch = reading.grid[r][c]
+            x0, y0 = (c + 1) * px, (r + 1) * px
+            tx, ty = view.top_xy[r, c] * 0 + view.to_px(view.top_xy[r, c]) * 2
+            cv2.circle(cells, (int(tx), int(ty)), 3, (255, 255, 255), -1)
+            colour = {".": (128, 128, 128), "w": (255, 255, 255), "b": (0, 0, 0)}[ch.lower()]
+            cv2.putText(cells, ch, (x0 + 4, y0 + px - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        colour, 2)
+            cv2.putText(cells, f"{reading.confidence[r][c]:.2f}", (x0 + 4, y0 + 14),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 255, 255), 1)
+    cv2.imwrite(str(folder / "3-cells.png"), cells)
