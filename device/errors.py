@@ -25,3 +25,7 @@ class GPIOError(DeviceError):
 
 class StoreError(DeviceError):
     """The game store (SQLite) cannot be opened or written, or a game is unknown."""
+
+
+class SpeechError(DeviceError):
+    """The speech engine failed, hung or is missing."""
