@@ -1,0 +1,329 @@
+"""The scoresheet store: every game in SQLite, each move committed as it is recorded.
+
+A power cut must lose nothing that was recorded: the database runs in WAL mode with
+``synchronous=FULL`` (every commit is on disk before ``record`` returns), and every event is its
+own transaction.  On restart, `GameStore.game_in_progress()` names the game to resume.
+
+Tables:
+
+- ``games``: id, tags (JSON object), start_fen (NULL: the standard start), started and finished
+  (seconds since the epoch), result (``*`` until the end), termination, status (``in-progress`` or
+  ``finished``);
+- ``moves``: game_id, ply (1 for the first move), number (PDN move number), color (``W``/``B``),
+  text (PDN), fen (the position after), time (the observation's time, or when it was recorded),
+  irregular (the `IrregularityKind` name of an irregular move that stood, else NULL);
+- ``comments``: game_id, ply (0: before the first move), text.
+
+`StoreSink` consumes the arbiter's events (`MovePlayed`, `MoveTakenBack`, `ScoresheetComment`,
+`GameOver`) for one game.  PDN is written by `rules.scoresheet.Scoresheet`, the one PDN writer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from device.errors import StoreError
+from rules.events import Event, GameOver, MovePlayed, MoveTakenBack, ScoresheetComment
+from rules.piece import Color
+from rules.position import Position
+from rules.scoresheet import Scoresheet, ScoresheetMove
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+IN_PROGRESS, FINISHED = "in-progress", "finished"
+#: The PDN seven-tag roster, written first and in this order.
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    tags        TEXT NOT NULL DEFAULT '{{}}',
+    start_fen   TEXT,
+    started     REAL NOT NULL,
+    finished    REAL,
+    result      TEXT NOT NULL DEFAULT '*',
+    termination TEXT,
+    status      TEXT NOT NULL DEFAULT '{IN_PROGRESS}' CHECK (status IN ('{IN_PROGRESS}', '{FINISHED}'))
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply       INTEGER NOT NULL CHECK (ply >= 1),
+    number    INTEGER NOT NULL,
+    color     TEXT NOT NULL CHECK (color IN ('W', 'B')),
+    text      TEXT NOT NULL,
+    fen       TEXT NOT NULL,
+    time      REAL,
+    irregular TEXT,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS comments (
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply     INTEGER NOT NULL CHECK (ply >= 0),
+    text    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE INDEX IF NOT EXISTS comments_game ON comments(game_id, ply);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    id: int
+    tags: dict[str, str]
+    start_fen: str | None
+    started: float
+    finished: float | None
+    result: str
+    termination: str | None
+    status: str
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status == IN_PROGRESS
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    ply: int
+    number: int
+    color: Color
+    text: str
+    fen: str
+    time: float | None
+    irregular: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredComment:
+    ply: int
+    text: str
+
+
+class GameStore:
+    """Games in one SQLite file.  Safe to share between threads (one connection, one lock)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            self._db.execute("PRAGMA foreign_keys = ON")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal" and self.path != ":memory:":
+                log.warning("the game store %s is not in WAL mode (%s)", self.path, mode)
+            self._db.execute("PRAGMA synchronous = FULL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer frisian-companion (schema {version}): "
+                                 "update the program, or set paths.database to another file")
+            with self._transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"cannot open the game store {self.path}: {e}: check paths.database "
+                             "(an SQLite file in a writable folder)") from None
+        except OSError as e:
+            raise StoreError(f"cannot open the game store {self.path}: {e.strerror}: check paths.database "
+                             "(an SQLite file in a writable folder)") from None
+
+    # -- plumbing
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db, self._lock)
+
+    def _query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, tuple(args)).fetchall()
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"the game store {self.path} cannot be read: {e}") from None
+
+    def _write(self, statements: list[tuple[str, tuple]]) -> None:
+        try:
+            with self._transaction():
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"the game store {self.path} cannot be written: {e}: check the disk") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- games
+
+    def new_game(self, tags: Mapping[str, str], start_fen: str | None = None, started: float | None = None) -> int:
+        """Start a game; ``start_fen`` None (or the standard start) means the standard start."""
+        if start_fen is not None and start_fen.strip() == Position.start().fen():
+            start_fen = None
+        with self._lock:
+            try:
+                with self._transaction():
+                    cur = self._db.execute("INSERT INTO games (tags, start_fen, started) VALUES (?, ?, ?)",
+                                           (json.dumps(dict(tags), ensure_ascii=False), start_fen,
+                                            time.time() if started is None else started))
+                    game_id = int(cur.lastrowid)
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"the game store {self.path} cannot be written: {e}: check the disk") from None
+        log.info("new game %d", game_id)
+        return game_id
+
+    def game(self, game_id: int) -> StoredGame:
+        rows = self._query("SELECT id, tags, start_fen, started, finished, result, termination, status "
+                           "FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"there is no game {game_id} in {self.path}")
+        r = rows[0]
+        return StoredGame(r[0], json.loads(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
+
+    def games(self) -> list[StoredGame]:
+        return [self.game(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
+
+    def game_in_progress(self) -> int | None:
+        """The most recent game not finished, to resume after a restart."""
+        rows = self._query("SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (IN_PROGRESS,))
+        return rows[0][0] if rows else None
+
+    def set_tags(self, game_id: int, tags: Mapping[str, str]) -> None:
+        self.game(game_id)
+        self._write([("UPDATE games SET tags = ? WHERE id = ?", (json.dumps(dict(tags), ensure_ascii=False), game_id))])
+
+    def finish(self, game_id: int, result: str, termination: str | None = None, when: float | None = None) -> None:
+        """End a game (by the rules, or resigned, agreed, the arbiter's decision)."""
+        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+            raise ValueError(f"not a result: {result!r} (use 1-0, 0-1 or 1/2-1/2)")
+        self.game(game_id)
+        self._write([("UPDATE games SET result = ?, termination = ?, finished = ?, status = ? WHERE id = ?",
+                      (result, termination, time.time() if when is None else when, FINISHED, game_id))])
+
+    # -- events
+
+    def record(self, game_id: int, event: Event) -> None:
+        """Record one arbiter event, committed before returning.  Other events are ignored."""
+        when = event.time if event.time is not None else time.time()
+        if isinstance(event, MovePlayed):
+            self._write([
+                # a move at a ply already recorded replaces it and what came after
+                ("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, event.ply)),
+                ("INSERT INTO moves (game_id, ply, number, color, text, fen, time, irregular) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (game_id, event.ply, event.number, event.color.value, event.text, event.fen, when,
+                  event.irregular.name if event.irregular else None)),
+            ])
+        elif isinstance(event, MoveTakenBack):
+            self._write([
+                ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, event.ply)),
+                # what was written about the move taken back stays on the sheet, after the move before
+                ("UPDATE comments SET ply = ? WHERE game_id = ? AND ply > ?", (event.ply, game_id, event.ply)),
+            ])
+        elif isinstance(event, ScoresheetComment):
+            self._write([("INSERT INTO comments (game_id, ply, text) VALUES (?, ?, ?)",
+                          (game_id, event.ply, event.text))])
+        elif isinstance(event, GameOver):
+            self.finish(game_id, event.result, event.reason, when)
+
+    def moves(self, game_id: int) -> list[StoredMove]:
+        return [StoredMove(r[0], r[1], Color(r[2]), r[3], r[4], r[5], r[6]) for r in self._query(
+            "SELECT ply, number, color, text, fen, time, irregular FROM moves WHERE game_id = ? ORDER BY ply",
+            (game_id,))]
+
+    def comments(self, game_id: int) -> list[StoredComment]:
+        return [StoredComment(r[0], r[1]) for r in self._query(
+            "SELECT ply, text FROM comments WHERE game_id = ? ORDER BY ply, id", (game_id,))]
+
+    # -- PDN
+
+    def scoresheet(self, game_id: int) -> Scoresheet:
+        game = self.game(game_id)
+        comments: dict[int, list[str]] = {}
+        for c in self.comments(game_id):
+            comments.setdefault(c.ply, []).append(c.text)
+        moves = self.moves(game_id)
+        last = moves[-1].ply if moves else 0
+        for ply in [p for p in comments if p > last]:  # comments after the last move recorded
+            comments.setdefault(last, []).extend(comments.pop(ply))
+        tags = dict(game.tags)
+        tags.setdefault("Date", dt.datetime.fromtimestamp(game.started).strftime("%Y.%m.%d"))
+        ordered = {k: tags.pop(k) for k in ROSTER if k in tags}
+        ordered.update(tags)
+        return Scoresheet(
+            tags=ordered, start_fen=game.start_fen,
+            moves=[ScoresheetMove(m.ply, m.color, m.number, m.text, m.fen, m.time,
+                                  tuple(comments.get(m.ply, ())), m.irregular) for m in moves],
+            comments_before=tuple(comments.get(0, ())), result=game.result, termination=game.termination)
+
+    def export_pdn(self, game_id: int) -> str:
+        """One game as PDN text."""
+        return self.scoresheet(game_id).pdn()
+
+    def export_pdn_day(self, day: dt.date | str) -> str:
+        """Every game started on ``day`` (local time; a date or ``YYYY-MM-DD``), as one PDN text."""
+        if isinstance(day, str):
+            try:
+                day = dt.date.fromisoformat(day)
+            except ValueError:
+                raise ValueError(f"not a date: {day!r} (write YYYY-MM-DD)") from None
+        start = dt.datetime.combine(day, dt.time()).timestamp()
+        end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time()).timestamp()
+        ids = [r[0] for r in self._query("SELECT id FROM games WHERE started >= ? AND started < ? ORDER BY id",
+                                         (start, end))]
+        return "\n".join(self.export_pdn(i) for i in ids)
+
+    def export_pdn_event(self, event: str) -> str:
+        """Every game whose Event tag is ``event``, as one PDN text."""
+        ids = [g.id for g in self.games() if g.tags.get("Event") == event]
+        return "\n".join(self.export_pdn(i) for i in ids)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on an error), under the store's lock."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+        self._db = db
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def __exit__(self, exc_type: Any, *_: object) -> None:
+        try:
+            self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        finally:
+            self._lock.release()
+
+
+class StoreSink:
+    """The store as an event sink for one game: ``on_event(event)`` records what belongs on the
+    scoresheet."""
+
+    def __init__(self, store: GameStore, game_id: int) -> None:
+        self.store = store
+        self.game_id = game_id
+
+    def on_event(self, event: Event) -> None:
+        self.store.record(self.game_id, event)
