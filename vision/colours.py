@@ -15,7 +15,7 @@ import numpy as np
 
 #: Weight of lightness against the two chroma axes in colour distances: glare and shade change
 #: lightness far more than hue.
-L_WEIGHT = 0.6
+L_WEIGHT = 1.0
 
 
 def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -99,12 +99,48 @@ def square_colours(view: BoardView) -> tuple[np.ndarray, np.ndarray, int]:
     return c1, c0, 0
 
 
+def lightness_gain(view: BoardView, light: np.ndarray, dark: np.ndarray,
+                   dark_parity: int) -> np.ndarray:
+    """(10, 10) factor on lightness undoing uneven light (gradients, vignetting, glare): the
+    floors of the cells of the emptier parity (pieces spill onto their neighbours' floors)
+    against that parity's board-wide colour, the median over each cell's 3x3 neighbourhood."""
+    own = distance(view.top, view.floor)
+    emptier = 0 if np.median(own[view.parity == 0]) <= np.median(own[view.parity == 1]) else 1
+    ref_l = dark[0] if emptier == dark_parity else light[0]
+    ratio = np.where(view.parity == emptier,
+                     np.clip(ref_l / np.maximum(view.floor[..., 0], 1.0), 0.4, 2.5), np.nan)
+    padded = np.pad(ratio, 1, mode="constant", constant_values=np.nan)
+    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(3) for j in range(3)])
+    gain = np.nanmedian(stack, axis=0)
+    return np.where(np.isfinite(gain), gain, 1.0)
+
+
+def reference_gain(empty_ref: np.ndarray, parity: np.ndarray) -> np.ndarray:
+    """(10, 10) lightness factor from a memory of the empty cells: each parity's median
+    lightness over the cell's own."""
+    out = np.empty((10, 10))
+    for p in (0, 1):
+        mask = parity == p
+        ref = np.median(empty_ref[mask][:, 0])
+        out[mask] = np.clip(ref / np.maximum(empty_ref[mask][:, 0], 1.0), 0.4, 2.5)
+    return out
+
+
+def normalised_tops(view: BoardView, light: np.ndarray, dark: np.ndarray,
+                    dark_parity: int) -> np.ndarray:
+    """The cells' top colours with the lightness corrected by `lightness_gain`."""
+    top = view.top.copy()
+    top[..., 0] = np.clip(top[..., 0] * lightness_gain(view, light, dark, dark_parity), 0, 255)
+    return top
+
+
 def empty_distance(view: BoardView, light: np.ndarray, dark: np.ndarray,
                    dark_parity: int) -> np.ndarray:
     """(10, 10) distance of each cell's top sample from looking empty: the nearer of its own
-    floor colour and its parity's square colour."""
+    floor colour and (lightness corrected) its parity's square colour."""
     parity_colour = np.where((view.parity == dark_parity)[..., None], dark, light)
-    return np.minimum(distance(view.top, view.floor), distance(view.top, parity_colour))
+    top_n = normalised_tops(view, light, dark, dark_parity)
+    return np.minimum(distance(view.top, view.floor), distance(top_n, parity_colour))
 
 
 def _otsu(values: np.ndarray, eps: float = 1.0) -> tuple[float, float]:
@@ -129,7 +165,7 @@ def learn_colours(view: BoardView) -> tuple[ColourModel, int]:
     log_thr, sep = _otsu(np.log1p(d), 0.05)
     thr = float(np.expm1(log_thr)) if sep > 2.0 else 30.0
     occupied = d > max(thr, 12.0)
-    tops = view.top[occupied]
+    tops = normalised_tops(view, light, dark, dark_parity)[occupied]
     par = view.parity
     light_s = view.floor[par != dark_parity]
     dark_s = view.floor[par == dark_parity]
@@ -161,12 +197,21 @@ class CellProbabilities:
         return np.max(self.p, axis=-1)
 
 
-def classify(view: BoardView, model: ColourModel, dark_parity: int) -> CellProbabilities:
-    """Empty / white / black probabilities per cell from the colour model."""
+def classify(view: BoardView, model: ColourModel, dark_parity: int,
+             empty_ref: np.ndarray | None = None) -> CellProbabilities:
+    """Empty / white / black probabilities per cell from the colour model.  ``empty_ref``
+    (10 x 10 x 3, a watcher's memory of each cell's top sample when empty) replaces the floor
+    and parity colours as the empty reference when given."""
     light, dark, white, black = model.arrays()
-    d_empty = empty_distance(view, light, dark, dark_parity)
-    d_white = distance(view.top, white)
-    d_black = distance(view.top, black)
+    if empty_ref is not None:
+        d_empty = distance(view.top, empty_ref)
+        top_n = view.top.copy()
+        top_n[..., 0] = np.clip(top_n[..., 0] * reference_gain(empty_ref, view.parity), 0, 255)
+    else:
+        d_empty = empty_distance(view, light, dark, dark_parity)
+        top_n = normalised_tops(view, light, dark, dark_parity)
+    d_white = distance(top_n, white)
+    d_black = distance(top_n, black)
     sigma = max(model.spread, 6.0) * 1.6
     logits = -np.stack([d_empty, d_white, d_black], axis=-1) ** 2 / (2 * sigma ** 2)
     logits -= logits.max(axis=-1, keepdims=True)

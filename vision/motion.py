@@ -1,0 +1,85 @@
+"""Telling a hand over the board from a settled board, and deciding when the board is settled.
+
+Every frame is warped (through the cached homography) to a small grey top-down view of the
+playing area and a one-square ring around it.  Two cheap measures:
+
+- *motion*: the share of view pixels that changed since the previous frame;
+- *intrusion*: the share of the ring (the board's border, which nothing in a game ever changes)
+  that differs from the ring of the last still board.  An arm reaching over the board must cross
+  the ring, so a hand held perfectly still is still seen.
+
+`Settler` turns these into states: a hand (or motion) resets the stillness clock; once nothing
+moved and nothing intrudes for ``still_s`` seconds, the board is settled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.locate import warp_matrix
+
+#: Pixels per square of the motion view.
+MOTION_PX = 8
+_RING = 1
+
+
+@dataclass(frozen=True)
+class MotionConfig:
+    """Thresholds: a pixel "changed" when its grey level moved by more than ``pixel_delta``;
+    ``motion_share`` of changed board pixels means motion; ``intrusion_share`` of the ring
+    differing from the still ring means something lies over the board's edge; ``still_s``
+    seconds without either means settled."""
+
+    pixel_delta: float = 18.0
+    motion_share: float = 0.004
+    intrusion_share: float = 0.01
+    still_s: float = 0.2
+
+
+@dataclass(frozen=True, eq=False)
+class MotionSample:
+    """One frame's small view and its two measures."""
+
+    view: np.ndarray
+    motion: float
+    intrusion: float
+    changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
+
+
+def small_view(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The grey top-down view of the playing area plus the ring (float32)."""
+    size = (10 + 2 * _RING) * MOTION_PX
+    m = warp_matrix(homography, MOTION_PX, -_RING)
+    view = cv2.warpPerspective(frame, m, (size, size), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
+
+
+def _ring_mask() -> np.ndarray:
+    size = (10 + 2 * _RING) * MOTION_PX
+    mask = np.ones((size, size), dtype=bool)
+    a, b = _RING * MOTION_PX + 1, (10 + _RING) * MOTION_PX - 1
+    mask[a:b, a:b] = False
+    return mask
+
+
+def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
+            config: MotionConfig) -> MotionSample:
+    """Motion against ``previous`` and intrusion against the ``still`` reference view."""
+    ring = _ring_mask()
+    inner = ~ring
+    motion = 0.0
+    if previous is not None:
+        motion = float(np.mean(np.abs(view - previous)[inner] > config.pixel_delta))
+    intrusion = 0.0
+    changed = np.zeros((10, 10))
+    if still is not None:
+        diff = np.abs(view - still) > config.pixel_delta
+        intrusion = float(np.mean(diff[ring]))
+        core = diff[_RING * MOTION_PX:(10 + _RING) * MOTION_PX, _RING * MOTION_PX:(10 + _RING) * MOTION_PX]
+        changed = core.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
+    return MotionSample(view, motion, intrusion, changed)
