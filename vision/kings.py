@@ -36,6 +36,8 @@ class KingEvidence:
     rims of a man and a king at the board centre)."""
 
     height: np.ndarray
+    extent: np.ndarray  # far rim beyond the base radius, squares (NaN where no piece)
+    per_unit: np.ndarray  # |shift| per unit of height at each cell
     p_king: np.ndarray
     king: np.ndarray
     uncertain: bool
@@ -52,13 +54,15 @@ def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: 
 
 def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                   man_height: float | None = None, square_px: float | None = None,
-                  prior_king: float = 0.1, noise: float = 0.02) -> KingEvidence:
+                  prior_king: float = 0.1, noise: float = 0.02, offset: float = 0.0
+                  ) -> KingEvidence:
     """Measure the height of every occupied cell's piece and weigh man against king.
 
     ``square_px``: the size of a square in the camera image (for how sure the answer can be);
     ``prior_king``: how likely a piece is a king before looking; ``noise`` the measuring noise
     of a rim (squares) besides a pixel and a half; ``man_height`` (squares) when
-    known from a calibration, else the median measured height (most pieces are men)."""
+    known from a calibration, else the median measured height (most pieces are men); ``offset``
+    the calibrated bias of the measured far rim (squares; blur and shading move it)."""
     nan = np.full((10, 10), np.nan)
     assumed = MAN_HEIGHT if man_height is None else man_height
     cells = np.argwhere(occupied)
@@ -69,7 +73,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     uncertain = sep_px < 2.5
     if not len(cells):
         z = np.zeros((10, 10))
-        return KingEvidence(nan, z, z.astype(bool), uncertain, sep_px)
+        return KingEvidence(nan, nan, nan, z, z.astype(bool), uncertain, sep_px)
     unit = pose.shift(centres, 1e-3) / 1e-3  # d|shift|/dh at h = 0: rho / H along u
     per_unit = np.linalg.norm(unit, axis=1)
     u = unit / np.maximum(per_unit[:, None], 1e-9)
@@ -118,7 +122,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
         far[i] = _T[j] + 0.0125
         radius[i] = -(_T[k] - 0.0125)
     r_est = np.nanmedian(radius) if np.any(np.isfinite(radius)) else 0.42
-    extent = far - r_est
+    extent = far - r_est - offset
     h = _heights_from_extent(extent, per_unit, pose.height)
     if man_height is None:
         finite = h[np.isfinite(h)]
@@ -146,4 +150,8 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
             pk = min(pk, 0.45)
         p_king[r, c] = pk
         king[r, c] = pk > 0.5
-    return KingEvidence(heights, p_king, king, uncertain, sep_px)
+    ext_map = nan.copy()
+    unit_map = nan.copy()
+    ext_map[cells[:, 0], cells[:, 1]] = extent
+    unit_map[cells[:, 0], cells[:, 1]] = per_unit
+    return KingEvidence(heights, ext_map, unit_map, p_king, king, uncertain, sep_px)

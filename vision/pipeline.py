@@ -96,6 +96,7 @@ class Calibration:
     colours: ColourModel
     man_height: float | None
     empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty
+    rim_offset: float = 0.0  # bias of the measured far rim of a piece (squares)
 
 
 def _empty_reference(view: BoardView, empty_dark: list[tuple[int, int]],
@@ -125,6 +126,36 @@ def _empty_reference(view: BoardView, empty_dark: list[tuple[int, int]],
             ref[r, c] = dark_med
             ref[r, c, 0] = dark_med[0] * factor
     return ref
+
+
+_PRIOR_WEIGHT = 2.0
+
+
+def _fit_heights(ev, pose: Pose) -> tuple[float | None, float]:
+    """A man's height and the far-rim bias from the 40 men of the start position: the measured
+    extent grows with the cell's |shift| per unit height (slope: the height; intercept: the bias),
+    a straight-line fit robust to a few bad rims."""
+    ok = np.isfinite(ev.extent) & np.isfinite(ev.per_unit)
+    x = ev.per_unit[ok]
+    y = ev.extent[ok]
+    if len(x) < 20 or np.ptp(x) < 0.05:
+        h = float(np.median(y / np.maximum(x, 1e-3))) if len(x) else 0.2
+        return (float(np.clip(h, 0.08, 0.4)) if len(x) >= 20 else None), 0.0
+    for _ in range(3):
+        # a weak prior on a man's height (0.21 square, a 40 mm square and 8-9 mm men) keeps the
+        # slope sane when the camera sees the whole board from nearly one angle
+        a = np.vstack([np.vstack([x, np.ones_like(x)]).T, [[np.sqrt(_PRIOR_WEIGHT), 0.0]]])
+        b = np.concatenate([y, [np.sqrt(_PRIOR_WEIGHT) * 0.21]])
+        (slope, icpt), *_ = np.linalg.lstsq(a, b, rcond=None)
+        resid = np.abs(y - (slope * x + icpt))
+        keep = resid <= max(np.median(resid) * 3.0, 0.02)
+        x, y = x[keep], y[keep]
+    # extent = h * rho / (H - h) ~ h * per_unit * H / (H - h): undo the small-h approximation
+    h = float(slope) * pose.height / (pose.height + float(slope))
+    if not 0.12 <= h <= 0.35:  # implausible: keep the usual height, fit the bias alone
+        h = 0.21
+        icpt = float(np.median(y - h * x * pose.height / (pose.height - h)))
+    return h, float(icpt)
 
 
 def _start_board() -> dict[int, Piece]:
@@ -201,15 +232,21 @@ class BoardWatcher:
             for sq in list(range(1, 21)) + list(range(31, 51)):
                 occupied[cells[sq - 1]] = True
             ev = king_evidence(view, pose, occupied, man_height=0.2, square_px=location.square_px)
-            h = ev.height[np.isfinite(ev.height)]
-            if len(h) >= 20:
-                man_height = float(np.clip(np.median(h), 0.08, 0.4))
-        cal = Calibration(location, orientation, colours, man_height, empty_ref)
+            man_height, rim_offset = _fit_heights(ev, pose)
+        else:
+            rim_offset = 0.0
+        cal = Calibration(location, orientation, colours, man_height, empty_ref, rim_offset)
         self.calibration = cal
         self._location = location
         self._pose = pose
         obs = self.read(frame)
-        wrong = [sq for sq in range(1, 51) if obs.reading(sq).content != _start_board().get(sq)]
+        start = _start_board()
+
+        def colour(p: Piece | None) -> object:
+            return None if p is None else p.color
+
+        wrong = [sq for sq in range(1, 51)
+                 if colour(obs.reading(sq).content) != colour(start.get(sq))]
         if len(wrong) > 3:
             raise CalibrationError(
                 f"the calibration frame does not show the start position ({len(wrong)} squares "
@@ -257,7 +294,8 @@ class BoardWatcher:
         probs = classify(view, model, orientation.dark_parity, ref).p
         occupied = probs[..., 0] < 0.5
         kings = king_evidence(view, self._pose, occupied, man_height=man_height,
-                              square_px=location.square_px)
+                              square_px=location.square_px,
+                              offset=self.calibration.rim_offset if self.calibration else 0.0)
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]

@@ -103,14 +103,14 @@ def lightness_gain(view: BoardView, light: np.ndarray, dark: np.ndarray,
                    dark_parity: int) -> np.ndarray:
     """(10, 10) factor on lightness undoing uneven light (gradients, vignetting, glare): the
     floors of the cells of the emptier parity (pieces spill onto their neighbours' floors)
-    against that parity's board-wide colour, the median over each cell's 3x3 neighbourhood."""
+    against that parity's board-wide colour, the median over each cell's 5x5 neighbourhood."""
     own = distance(view.top, view.floor)
     emptier = 0 if np.median(own[view.parity == 0]) <= np.median(own[view.parity == 1]) else 1
     ref_l = dark[0] if emptier == dark_parity else light[0]
     ratio = np.where(view.parity == emptier,
                      np.clip(ref_l / np.maximum(view.floor[..., 0], 1.0), 0.4, 2.5), np.nan)
-    padded = np.pad(ratio, 1, mode="constant", constant_values=np.nan)
-    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(3) for j in range(3)])
+    padded = np.pad(ratio, 2, mode="constant", constant_values=np.nan)
+    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(5) for j in range(5)])
     gain = np.nanmedian(stack, axis=0)
     return np.where(np.isfinite(gain), gain, 1.0)
 
