@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
 from importlib import resources
 from typing import Sequence, TextIO
 
+from device.errors import DeviceError
 from rules import Color, Position
 from rules.game import Game
 from rules.perft import perft
@@ -104,7 +106,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if ok_all else 1
 
 
-def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     if args.pdn:
         games = read_file(args.pdn)
     else:
@@ -199,6 +201,95 @@ def _counter_text(position: Position, colour) -> str:
     return base
 
 
+def _service_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--config", help="the configuration file (TOML; default: the built-in defaults)")
+    s.add_argument("--source", help="overrides camera.source: auto, picamera2, camera:N, video:PATH, "
+                                    "folder:PATH or render")
+    s.add_argument("--database", help="overrides paths.database (the game store)")
+    s.add_argument("--no-speech", action="store_true", help="stay silent")
+    s.add_argument("--wav-dir", help="write what is said as WAV files into this folder")
+    s.add_argument("--mock-pins", action="store_true", help="LEDs on mock pins, shown in the terminal")
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    from device.app import Options, build, serve
+    from device.config import load_config
+
+    config = load_config(args.config)
+    _logging(config.logging.level)
+    companion = build(config, Options(source=args.source, database=args.database,
+                                      speech=False if args.no_speech else None,
+                                      wav_dir=args.wav_dir, mock_pins=args.mock_pins), out)
+    try:
+        serve(companion)
+    finally:
+        companion.close()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    import tempfile
+
+    from device.app import Options, build, serve
+    from device.config import load_config
+
+    config = load_config(args.config)
+    _logging("WARNING")
+    with tempfile.TemporaryDirectory(prefix="frisian-demo-") as tmp:
+        database = args.database or os.path.join(tmp, "games.sqlite3")
+        source = args.source or "render"
+        out.write(f"frisian-companion demo: {source} -> vision -> arbiter -> scoresheet, LEDs, speech\n")
+        companion = build(config, Options(source=source, pdn=args.pdn, render_fps=args.fps,
+                                          render_seed=args.seed, database=database,
+                                          speech=False if args.no_speech else None,
+                                          wav_dir=args.wav_dir, mock_pins=True), out)
+        try:
+            companion.open_game()
+            serve(companion, max_frames=args.frames)
+            if companion.speaker is not None:
+                companion.speaker.wait_idle(30)
+            pdn = companion.pdn()
+        finally:
+            companion.close()
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(pdn)
+    stats = companion.stats
+    out.write(f"\n{stats.frames} frames, {stats.settled} settled boards, "
+              f"{1000 * stats.vision_s / max(stats.frames, 1):.0f} ms of vision per frame\n")
+    out.write(f"The scoresheet (also written to {args.out}):\n\n{pdn}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from device.config import load_config
+    from device.store import GameStore
+
+    config = load_config(args.config)
+    database = args.database or config.paths.database
+    if not os.path.exists(database):
+        raise UsageError(f"no game store at {database}: give --database or set paths.database")
+    store = GameStore(database)
+    try:
+        if args.list:
+            for g in store.games():
+                out.write(f"{g.id} {g.status} {g.result} {g.tags.get('White', '?')} - "
+                          f"{g.tags.get('Black', '?')} [{g.tags.get('Event', '')}]\n")
+        elif args.game is not None:
+            out.write(store.export_pdn(args.game))
+        elif args.day:
+            out.write(store.export_pdn_day(args.day))
+        else:
+            out.write(store.export_pdn_event(args.event))
+    finally:
+        store.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Frisian draughts companion: rules, arbiter, camera.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -213,10 +304,30 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("check", help="replay every game of a PDN file by the rules")
     s.add_argument("file")
     s.set_defaults(func=cmd_check)
-    s = sub.add_parser("demo", help="replay a bundled real game and print its scoresheet")
-    s.add_argument("--pdn", help="replay the first game of this PDN file instead")
+    s = sub.add_parser("replay", help="replay a game through the rules core and print its scoresheet")
+    s.add_argument("--pdn", help="replay the first game of this PDN file (default: the bundled game)")
     s.add_argument("--delay", type=float, default=0.0, help="seconds to wait between moves")
+    s.set_defaults(func=cmd_replay)
+    s = sub.add_parser("demo", help="the whole companion on a game replayed through rendered camera frames")
+    _service_options(s)
+    s.add_argument("--pdn", help="render the first game of this PDN file (default: the bundled real game)")
+    s.add_argument("--fps", type=float, default=6.0, help="frames per second of the rendering (default 6)")
+    s.add_argument("--seed", type=int, default=1, help="picks the camera pose and light (default 1)")
+    s.add_argument("--out", default="frisian-demo.pdn", help="where the PDN is written (default ./frisian-demo.pdn)")
+    s.add_argument("--frames", type=int, help="stop after this many frames")
     s.set_defaults(func=cmd_demo)
+    s = sub.add_parser("run", help="the service: watch the board, keep the scoresheet, drive LEDs and speech")
+    _service_options(s)
+    s.set_defaults(func=cmd_run)
+    s = sub.add_parser("export", help="print stored games as PDN")
+    s.add_argument("--config", help="the configuration file (for paths.database)")
+    s.add_argument("--database", help="the game store (default: paths.database of the configuration)")
+    which = s.add_mutually_exclusive_group(required=True)
+    which.add_argument("--game", type=int, help="one game by its number")
+    which.add_argument("--day", help="every game started that day, YYYY-MM-DD")
+    which.add_argument("--event", help="every game of this Event tag")
+    which.add_argument("--list", action="store_true", help="list the stored games")
+    s.set_defaults(func=cmd_export)
     s = sub.add_parser("arbitrate", help="judge a game given as settled boards, one JSON object per line")
     s.add_argument("file", help="the observation file (JSONL, see README), or - for standard input")
     s.add_argument("--json", action="store_true", help='one JSON object per event: {"line","event","text"}')
@@ -238,7 +349,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         # The reader (e.g. `| head`) stopped reading: not an error of ours.
         sys.stdout = open(os.devnull, "w")
         return 0
-    except (UsageError, ValueError, OSError) as e:
+    except (UsageError, ValueError, OSError, DeviceError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -62,6 +62,28 @@ class Game:
         self.moves.append(move)
         return move
 
+    @classmethod
+    def from_scoresheet(cls, sheet: Scoresheet) -> "Game":
+        """The game a scoresheet records (a store's, to resume): legal moves are replayed by the
+        rules, irregular moves that stood are taken with the position they left."""
+        start = Position.from_fen(sheet.start_fen) if sheet.start_fen else Position.start()
+        tags = {k: v for k, v in sheet.tags.items() if k not in ("Result", "GameType", "SetUp", "FEN")}
+        game = cls(start=start, tags=tags)
+        game.comments[0] = list(sheet.comments_before) if sheet.comments_before else []
+        if not game.comments[0]:
+            del game.comments[0]
+        for m in sheet.moves:
+            if m.irregular:
+                squares = tuple(int(x) for x in m.text.replace("x", "-").split("-") if x)
+                game.push_irregular(Move(squares[0], squares[-1], squares), Position.from_fen(m.fen), m.irregular)
+            else:
+                game.push_text(m.text)
+            if m.time is not None:
+                game.times[game.ply] = m.time
+            if m.comments:
+                game.comments[game.ply] = list(m.comments)
+        return game
+
     def push_irregular(self, move: Move, position: Position, kind: str) -> Move:
         """Record a move that broke a rule but stood because the opponent replied (Art. 27, rule
         IV): ``move`` as it was seen, ``position`` the board it left, ``kind`` what was wrong."""

@@ -92,8 +92,8 @@ def test_check_flags_a_result_tag_the_rules_contradict(tmp_path):
     assert r.returncode == 1 and "WRONG-RESULT" in r.stdout
 
 
-def test_demo_replays_the_bundled_game_and_prints_pdn():
-    r = run("demo")
+def test_replay_replays_the_bundled_game_and_prints_pdn():
+    r = run("replay")
     assert r.returncode == 0
     assert "[GameType \"40\"]" in r.stdout and "61. 37-19 44-49" in r.stdout.replace("\n", " ")
     assert "K19''' blocked" in r.stdout

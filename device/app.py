@@ -1,0 +1,103 @@
+"""Building the appliance from its configuration: the `run` and `demo` commands' wiring.
+
+`build(config, ...)` makes the frame source, the store, the LED panel (mock pins shown in the
+terminal when the machine has no GPIO), speech and the terminal view, and returns a ready
+`device.service.Companion`.  `serve(companion)` runs it until SIGTERM/SIGINT or the end of a
+recording.  Hardware libraries stay inside their adapters; this module only chooses them.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from device.config import Config
+from device.errors import GPIOError
+from device.leds import CounterPanel
+from device.notify import Notifier
+from device.render_source import RenderedSource, load_game
+from device.service import CORNER_OF_ORIENTATION, Companion
+from device.sources import open_source
+from device.speech import Announcer, open_speech
+from device.store import GameStore
+from device.terminal import TerminalView
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line adds to the configuration."""
+
+    source: str | None = None          # overrides camera.source
+    pdn: str | None = None             # the game the `render` source replays
+    render_fps: float = 10.0
+    render_seed: int = 1
+    database: str | None = None        # overrides paths.database
+    speech: bool | None = None         # overrides speech.enabled
+    wav_dir: str | None = None         # speech into WAV files instead of the speaker
+    mock_pins: bool = False            # LEDs on gpiozero's mock pins (shown in the terminal)
+
+
+def panel_for(config: Config, mock: bool) -> CounterPanel:
+    """The LED panel on the configured pins, or on mock pins when asked or when this machine has
+    no GPIO (then said once in the log)."""
+    if not mock:
+        try:
+            return CounterPanel.from_config(config.pins)
+        except GPIOError as e:
+            log.warning("%s; the LEDs are shown in the terminal only", e)
+    from gpiozero.pins.mock import MockFactory
+
+    return CounterPanel.from_config(config.pins, pin_factory=MockFactory())
+
+
+def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> Companion:
+    spec = options.source or config.camera.source
+
+    def render(_spec) -> RenderedSource:
+        return RenderedSource(load_game(options.pdn), fps=options.render_fps, seed=options.render_seed)
+
+    source = open_source(spec, config.camera.resolution, config.camera.fps, extra={"render": render})
+    database = Path(options.database or config.paths.database)
+    store = GameStore(database)
+    panel = panel_for(config, options.mock_pins)
+    speech_config = config.speech
+    if options.speech is not None:
+        from dataclasses import replace
+        speech_config = replace(speech_config, enabled=options.speech)
+    speaker = open_speech(speech_config, wav_dir=options.wav_dir)
+    announcer = Announcer(speech_config.language, speech_config.announce_moves, speaker)
+    view = TerminalView(out, err, leds=panel.text)
+    corner = CORNER_OF_ORIENTATION.get(config.board.orientation)
+    tags = dict(config.tags)
+    if isinstance(source, RenderedSource):
+        for key in ("Event", "White", "Black", "Site", "Date", "Round"):
+            if key in source.game.tags:
+                tags[key] = source.game.tags[key]
+    return Companion(source=source, store=store, tags=tags, panel=panel, announcer=announcer,
+                     speaker=speaker, view=view, notifier=Notifier(),
+                     still_s=config.vision.still_seconds, corner_46=corner,
+                     state_dir=database.parent)
+
+
+def serve(companion: Companion, max_frames: int | None = None) -> threading.Event:
+    """Run until SIGTERM/SIGINT (a clean stop) or the end of a recording."""
+    stop = threading.Event()
+
+    def on_signal(signum, _frame) -> None:
+        log.info("stopping (%s)", signal.Signals(signum).name)
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        companion.run(stop, max_frames=max_frames)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    return stop

@@ -1,0 +1,293 @@
+"""The service: frame source -> vision -> arbiter -> sinks (DESIGN.md "Data flow").
+
+`Companion` owns one game at a time.  Each frame goes to the `vision.pipeline.BoardWatcher`; a
+settled board goes to the `rules.arbiter.Arbiter`; its events go, in this order, to the scoresheet
+store (committed before anything else happens, so that a power cut loses nothing), the LED panel,
+the announcer (speech) and the terminal view.  Sinks decide nothing.
+
+On start it resumes the game in progress from the store (the board it then sees is checked
+against it by the arbiter: an unchanged board says nothing, a move made meanwhile is recorded,
+anything else is reported), or starts a new game.  The first still frame of a new game calibrates
+vision on the start position (colours, orientation); the orientation is kept beside the database
+so that a resumed game needs no start position.  After a game ends, setting up the start position
+again starts the next game.
+
+`Companion.run` is the main loop: it notifies systemd (READY once the board is watched, WATCHDOG
+from each healthy pass of the loop, STOPPING at the end) and stops cleanly when ``stop`` is set
+(the CLI sets it on SIGTERM and SIGINT).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
+
+from device.notify import Notifier, watchdog_interval
+from device.sources import CaptureThread, Frame, FrameSource
+from device.store import GameStore, StoreSink
+from rules.arbiter import Arbiter
+from rules.events import Event, GameOver
+from rules.game import Game
+from rules.observation import Settled
+from rules.position import Position
+
+log = logging.getLogger(__name__)
+
+#: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
+CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
+
+
+class Sink(Protocol):
+    def on_event(self, event: Event) -> object: ...
+
+
+@dataclass
+class Stats:
+    frames: int = 0
+    settled: int = 0
+    started: float = 0.0
+    vision_s: float = 0.0
+
+    @property
+    def fps(self) -> float:
+        spent = time.monotonic() - self.started
+        return self.frames / spent if spent > 0 else 0.0
+
+
+class Companion:
+    """One board, one game at a time (see the module docstring)."""
+
+    def __init__(self, *, source: FrameSource, store: GameStore, tags: dict[str, str],
+                 panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
+                 notifier: Notifier | None = None, still_s: float = 0.8,
+                 corner_46: int | None = None, state_dir: str | Path | None = None) -> None:
+        """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
+        through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks."""
+        self.source = source
+        self.store = store
+        self.tags = dict(tags)
+        self.panel = panel
+        self.sinks = [panel, *sinks] if panel is not None else list(sinks)
+        self.announcer = announcer
+        self.speaker = speaker
+        self.view = view
+        self.notifier = notifier or Notifier()
+        self.still_s = still_s
+        self.configured_corner = corner_46
+        self.state_file = Path(state_dir or Path(store.path).parent) / "calibration.json"
+        self.stats = Stats()
+        self.commands: queue.Queue[str] = queue.Queue()
+        self.game_id: int | None = None
+        self.arbiter: Arbiter | None = None
+        self.watcher = None
+        self.resumed = False
+
+    # -- games ----------------------------------------------------------------------------
+
+    def open_game(self) -> None:
+        """Resume the game in progress from the store, or start a new one."""
+        game_id = self.store.game_in_progress()
+        if game_id is not None:
+            game = Game.from_scoresheet(self.store.scoresheet(game_id))
+            self.game_id = game_id
+            self.arbiter = Arbiter(game)
+            self.resumed = True
+            log.info("resumed game %d at move %d (%s to move); checking it against the board",
+                     game_id, game.ply, game.position.turn)
+            self._note(f"Resumed game {game_id} after {game.ply} moves: {game.position.turn} to move")
+        else:
+            self._new_game()
+        self._new_watcher()
+
+    def _new_game(self) -> None:
+        self.game_id = self.store.new_game(self.tags)
+        self.arbiter = Arbiter(Game(tags=dict(self.tags)))
+        self.resumed = False
+        for sink in (self.announcer, self.panel):
+            if sink is not None and hasattr(sink, "reset"):
+                sink.reset()
+        self._note(f"New game {self.game_id}: set up the start position")
+
+    def _new_watcher(self) -> None:
+        from vision.pipeline import BoardWatcher, WatchConfig
+
+        corner = self.configured_corner
+        if corner is None and self.resumed:
+            corner = self._saved_corner()
+        self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner))
+        self._calibrated = self.resumed and corner is not None
+
+    def _saved_corner(self) -> int | None:
+        try:
+            return int(json.loads(self.state_file.read_text())["corner_46"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _save_corner(self, corner: int) -> None:
+        try:
+            self.state_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.state_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"corner_46": corner}))
+            tmp.replace(self.state_file)
+        except OSError as e:
+            log.warning("cannot save the board orientation in %s: %s", self.state_file, e)
+
+    # -- frames ---------------------------------------------------------------------------
+
+    def process(self, frame: Frame) -> list[Event]:
+        """One frame through vision and, when the board settles, the arbiter."""
+        self.stats.frames += 1
+        t0 = time.perf_counter()
+        try:
+            if not self._calibrated:
+                self._calibrate(frame)
+                return []
+            settled = self.watcher.feed(frame.image, frame.time)
+        finally:
+            self.stats.vision_s += time.perf_counter() - t0
+        events = self._commands(frame.time)
+        if settled is not None:
+            self.stats.settled += 1
+            events.extend(self._judge(settled))
+        return events
+
+    def _calibrate(self, frame: Frame) -> None:
+        from vision.locate import BoardNotFound
+        from vision.pipeline import CalibrationError
+
+        try:
+            calibration = self.watcher.calibrate(frame.image)
+        except (BoardNotFound, CalibrationError) as e:
+            if self.stats.frames % 50 == 1:
+                log.info("waiting for the start position: %s", e)
+            return
+        self._calibrated = True
+        corner = calibration.orientation.corner_46
+        self._save_corner(corner)
+        names = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
+        self._note(f"Board found; square 46 is at the {names[corner]} of the picture")
+
+    def _judge(self, settled: Settled) -> list[Event]:
+        arbiter = self.arbiter
+        if arbiter.over is not None:
+            if settled.observation.board() == Position.start().pieces():
+                self._new_game()
+                self._new_watcher()
+                self._calibrated = False
+            return []
+        events = list(arbiter.observe(settled))
+        self._dispatch(events)
+        return events
+
+    def _commands(self, when: float | None) -> list[Event]:
+        """Button presses, queued by the button's thread."""
+        events: list[Event] = []
+        while True:
+            try:
+                command = self.commands.get_nowait()
+            except queue.Empty:
+                return events
+            if command == "take_back" and self.arbiter is not None:
+                out = list(self.arbiter.take_back(when))
+            elif command == "complete" and self.watcher is not None and self._calibrated:
+                settled = self.watcher.button_pressed(when)
+                out = list(self.arbiter.observe(settled)) if settled and self.arbiter.over is None else []
+            else:
+                out = []
+            self._dispatch(out)
+            events.extend(out)
+
+    def move_complete(self) -> None:
+        """The button (or the clock's contact): the move is complete (Art. 23)."""
+        self.commands.put("complete")
+
+    def take_back(self) -> None:
+        """A long press: take back the last recorded move."""
+        self.commands.put("take_back")
+
+    def _dispatch(self, events: list[Event]) -> None:
+        store = StoreSink(self.store, self.game_id)
+        for event in events:
+            store.on_event(event)  # first: nothing recorded may be lost
+        for event in events:
+            for sink in self.sinks:
+                try:
+                    sink.on_event(event)
+                except Exception:  # a broken LED or speaker must not stop the game
+                    log.exception("the %s failed on %s", type(sink).__name__, type(event).__name__)
+            said = []
+            if self.announcer is not None:
+                try:
+                    said = self.announcer.on_event(event)
+                except Exception:
+                    log.exception("speech failed on %s", type(event).__name__)
+            if self.view is not None:
+                self.view.on_event(event, said)
+
+    def _note(self, text: str) -> None:
+        log.info("%s", text)
+        if self.view is not None:
+            self.view.note(text)
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event, *, max_frames: int | None = None,
+            on_frame: Callable[[Frame, list[Event]], None] | None = None) -> None:
+        """Watch until ``stop`` is set or a recording ends."""
+        self.stats = Stats(started=time.monotonic())
+        if self.arbiter is None:
+            self.open_game()
+        capture = CaptureThread(self.source).start()
+        self.notifier.ready(f"watching {capture.name}")
+        interval = watchdog_interval()
+        last_ping = 0.0
+        try:
+            while not stop.is_set():
+                frame = capture.get(timeout=0.5)
+                now = time.monotonic()
+                if frame is None:
+                    if capture.ended:
+                        log.info("%s ended", capture.name)
+                        break
+                    # no frame: the camera is lost and being reopened, or slow; still healthy
+                else:
+                    events = self.process(frame)
+                    if on_frame is not None:
+                        on_frame(frame, events)
+                    if self.view is not None:
+                        self.view.progress(self.progress_text(frame))
+                    if max_frames is not None and self.stats.frames >= max_frames:
+                        break
+                if interval and now - last_ping >= interval:
+                    self.notifier.watchdog()
+                    last_ping = now
+        finally:
+            self.notifier.stopping()
+            capture.stop()
+
+    def progress_text(self, frame: Frame | None = None) -> str:
+        game = self.arbiter.game if self.arbiter else None
+        ply = game.ply if game else 0
+        hand = " hand over the board" if self.watcher is not None and getattr(self.watcher, "hand_present", False) else ""
+        state = "waiting for the start position" if not self._calibrated else f"move {ply // 2 + 1}, {ply} recorded"
+        return f"frame {self.stats.frames}  {self.stats.fps:.1f} fps  {state}{hand}"
+
+    def pdn(self) -> str:
+        return self.store.export_pdn(self.game_id)
+
+    def close(self) -> None:
+        for sink in [*self.sinks, self.speaker]:
+            close = getattr(sink, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing %s failed", type(sink).__name__)
+        if self.view is not None:
+            self.view.close()
