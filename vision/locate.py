@@ -298,8 +298,9 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 32) -> tuple[int, int, float, f
 
 
 def _orient(H: np.ndarray) -> np.ndarray:
-    """Re-express a grid->image homography so that grid row 0 is the image-top edge and the
-    corners run clockwise TL, TR, BR, BL in the image."""
+    """Re-express a grid->image homography so that the corners run clockwise TL, TR, BR, BL in
+    the image, the top edge being the upper one of the pair of opposite edges nearer to
+    horizontal (sum of |dy|/|dx| of the pair)."""
     best = None
     for flip in (False, True):
         for rot in range(4):
@@ -314,12 +315,17 @@ def _orient(H: np.ndarray) -> np.ndarray:
             v1, v2 = c[1] - c[0], c[3] - c[0]
             if v1[0] * v2[1] - v1[1] * v2[0] <= 0:  # must be clockwise on screen (y down)
                 continue
-            top_mid_y = (c[0, 1] + c[1, 1]) / 2.0
-            key = (top_mid_y, c[0, 0])
-            if best is None or key < best[0]:
-                best = (key, H2)
+
+            def flat(i: int, j: int) -> float:
+                d = c[j] - c[i]
+                return abs(d[1]) / (abs(d[0]) + 1e-9)
+
+            horizontal = flat(0, 1) + flat(2, 3) <= flat(1, 2) + flat(3, 0)
+            top_above = (c[0, 1] + c[1, 1]) < (c[2, 1] + c[3, 1])
+            if horizontal and top_above:
+                best = H2
     assert best is not None
-    return best[1]
+    return best
 
 
 def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
@@ -370,3 +376,33 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
         raise BoardNotFound("no 10x10 checkered board found in the image"
                             + ("" if tried else " (no checker pattern at all)"))
     return best[1]
+
+
+def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int = 800
+                    ) -> BoardLocation | None:
+    """A quick search near a known location (the camera or the board moved a little): the
+    previous grid's inner corners seed the corner growth directly, skipping the chessboard
+    detector.  None when the pattern is not found there."""
+    scale = min(1.0, work_px / max(image.shape[:2]))
+    small = (cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+             if scale < 1.0 else image)
+    norm = _normalise(small)
+    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
+    lab = _lab(norm)
+    grid = np.array([(i, j) for j in range(1, 10) for i in range(1, 10)], dtype=np.float64)
+    pts = previous.to_image(grid) * scale
+    fit = _grow(lab, gray, grid, pts)
+    if fit is None:
+        return None
+    inner = {k: p for k, p in fit.points.items() if 1 <= k[0] <= 9 and 1 <= k[1] <= 9}
+    placed = _place(lab, fit)
+    if placed is None or placed[:2] != (0, 0) or len(inner) < 40:
+        return None
+    g = np.array(list(inner), dtype=np.float64)
+    p = np.array(list(inner.values()), dtype=np.float64)
+    H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
+    if H is None:
+        return None
+    H = np.diag([1 / scale, 1 / scale, 1.0]) @ _orient(H)
+    corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
+    return BoardLocation(H, corners, len(inner), "refined")

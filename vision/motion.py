@@ -6,7 +6,8 @@ playing area and a one-square ring around it.  Two cheap measures:
 - *motion*: the share of view pixels that changed since the previous frame;
 - *intrusion*: the share of the ring (the board's border, which nothing in a game ever changes)
   that differs from the ring of the last still board.  An arm reaching over the board must cross
-  the ring, so a hand held perfectly still is still seen.
+  the ring, so a hand held perfectly still is still seen.  When the ring differs on all four
+  sides at once, the camera or the board has moved rather than a hand come in.
 
 `Settler` turns these into states: a hand (or motion) resets the stillness clock; once nothing
 moved and nothing intrudes for ``still_s`` seconds, the board is settled.
@@ -47,6 +48,7 @@ class MotionSample:
     motion: float
     intrusion: float
     changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
+    all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
 
 
 def small_view(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -76,10 +78,14 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     if previous is not None:
         motion = float(np.mean(np.abs(view - previous)[inner] > config.pixel_delta))
     intrusion = 0.0
+    all_round = False
     changed = np.zeros((10, 10))
     if still is not None:
         diff = np.abs(view - still) > config.pixel_delta
         intrusion = float(np.mean(diff[ring]))
+        w = _RING * MOTION_PX
+        sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
+        all_round = all(float(np.mean(side)) > config.intrusion_share for side in sides)
         core = diff[_RING * MOTION_PX:(10 + _RING) * MOTION_PX, _RING * MOTION_PX:(10 + _RING) * MOTION_PX]
         changed = core.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
-    return MotionSample(view, motion, intrusion, changed)
+    return MotionSample(view, motion, intrusion, changed, all_round)

@@ -25,7 +25,7 @@ from rules.piece import BLACK, WHITE, Piece
 from rules.squares import column, row, square_at
 from vision.colours import ColourModel, distance
 from vision.kings import king_evidence
-from vision.locate import BoardLocation, BoardNotFound, find_board
+from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.motion import MotionConfig, MotionSample, measure, small_view
 from vision.pose import Pose, estimate_pose
 from vision.squares import BoardView, board_view, classify, learn_colours, reference_gain
@@ -337,7 +337,7 @@ class BoardWatcher:
         self._hand_now = intruding
         if moving or intruding:
             self._mark_busy(time, hand=intruding)
-            if intruding and not moving and self._busy_since is not None \
+            if intruding and not moving and sample.all_round and self._busy_since is not None \
                     and time - self._busy_since > self.config.relocate_after_s:
                 self._relocate(frame, time)
             if self._hand_seen:
@@ -370,19 +370,25 @@ class BoardWatcher:
             self._hand_seen = True
 
     def _relocate(self, frame: np.ndarray, time: float) -> None:
-        """The border has looked different for a while with nothing moving: the camera or the
-        board may have moved.  Search again; keep the new place if the border then matches."""
-        try:
-            location = find_board(frame)
-        except BoardNotFound:
-            self._busy_since = time
-            return
-        view = small_view(frame, location.homography)
-        sample = measure(view, None, self._still, self.config.motion)
-        if sample.intrusion <= self.config.motion.intrusion_share or self._still is None:
-            log.info("board found again after the camera or board moved")
-            self._location, self._pose, self._prev = location, None, view
+        """The border has looked different all round for a while with nothing moving: the
+        camera or the board may have moved.  Look near the old place first (cheap), then
+        everywhere; keep a new place only if the border then matches the still board's."""
         self._busy_since = time
+        if self._location is None or self._still is None:
+            return
+        for search in (lambda: refine_location(frame, self._location), lambda: find_board(frame)):
+            try:
+                location = search()
+            except BoardNotFound:
+                location = None
+            if location is None:
+                continue
+            view = small_view(frame, location.homography)
+            sample = measure(view, None, self._still, self.config.motion)
+            if sample.intrusion <= self.config.motion.intrusion_share:
+                log.info("board found again after the camera or board moved")
+                self._location, self._pose, self._prev = location, None, view
+                return
 
     def _track_lifted(self, frame: np.ndarray, sample: MotionSample) -> None:
         if self._reference is None or self.calibration is None or self._location is None:
