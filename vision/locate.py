@@ -331,10 +331,23 @@ def _orient(H: np.ndarray) -> np.ndarray:
 def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
     """Find the playing area in a BGR image (see the module docstring); `BoardNotFound` if none.
 
-    The search runs on a copy scaled to ``work_px`` on its long side; the result is in the
+    The search runs on a copy scaled to ``work_px`` on its long side (then, when that fails,
+    smaller copies: the detector's sectors then span more of each square); the result is in the
     image's own pixels."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         raise BoardNotFound("not a colour image")
+    tried = 0
+    for px in (work_px, int(work_px * 0.8), int(work_px * 0.625)):
+        found, n = _find_at(image, px)
+        tried += n
+        if found is not None:
+            return found
+    raise BoardNotFound("no 10x10 checkered board found in the image"
+                        + ("" if tried else " (no checker pattern at all)"))
+
+
+def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int]:
+    """The board searched at one working scale: (location or None, seeds tried)."""
     scale = min(1.0, work_px / max(image.shape[:2]))
     small = (cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
              if scale < 1.0 else image)
@@ -372,10 +385,7 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
             best = (key, loc)
         if len(inner) >= 60 and margin > 3.0:
             break
-    if best is None:
-        raise BoardNotFound("no 10x10 checkered board found in the image"
-                            + ("" if tried else " (no checker pattern at all)"))
-    return best[1]
+    return (None if best is None else best[1]), tried
 
 
 def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int = 800
