@@ -64,6 +64,9 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
         return RenderedSource(load_game(options.pdn), fps=options.render_fps, seed=options.render_seed)
 
     source = open_source(spec, config.camera.resolution, config.camera.fps, extra={"render": render})
+    # A source that cannot be opened is the user's one-line error, before anything else is made.
+    source.open()
+    source.close()
     database = Path(options.database or config.paths.database)
     store = GameStore(database)
     panel = panel_for(config, options.mock_pins)

@@ -341,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    # FFmpeg's own complaints about a bad video file would come before our one-line error.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:

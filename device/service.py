@@ -66,7 +66,8 @@ class Companion:
     def __init__(self, *, source: FrameSource, store: GameStore, tags: dict[str, str],
                  panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
                  notifier: Notifier | None = None, still_s: float = 0.8,
-                 corner_46: int | None = None, state_dir: str | Path | None = None) -> None:
+                 corner_46: int | None = None, state_dir: str | Path | None = None,
+                 start: Position | None = None) -> None:
         """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
         through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks."""
         self.source = source
@@ -86,7 +87,9 @@ class Companion:
         self.game_id: int | None = None
         self.arbiter: Arbiter | None = None
         self.watcher = None
+        self._calibrated = False
         self.resumed = False
+        self.start = start or Position.start()
 
     # -- games ----------------------------------------------------------------------------
 
@@ -106,8 +109,8 @@ class Companion:
         self._new_watcher()
 
     def _new_game(self) -> None:
-        self.game_id = self.store.new_game(self.tags)
-        self.arbiter = Arbiter(Game(tags=dict(self.tags)))
+        self.game_id = self.store.new_game(self.tags, self.start.fen())
+        self.arbiter = Arbiter(Game(start=self.start, tags=dict(self.tags)))
         self.resumed = False
         for sink in (self.announcer, self.panel):
             if sink is not None and hasattr(sink, "reset"):
@@ -121,7 +124,13 @@ class Companion:
         if corner is None and self.resumed:
             corner = self._saved_corner()
         self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner))
-        self._calibrated = self.resumed and corner is not None
+        # Vision calibrates on the start position; a resumed game or a set-up position is read
+        # with the orientation saved or configured instead.
+        from_start = not self.resumed and self.arbiter.game.start == Position.start()
+        self._calibrated = corner is not None and not from_start
+        if not from_start and corner is None:
+            log.warning("the board's orientation is not known and the game does not start from the "
+                        "start position: set board.orientation in the configuration")
 
     def _saved_corner(self) -> int | None:
         try:
@@ -177,9 +186,9 @@ class Companion:
         arbiter = self.arbiter
         if arbiter.over is not None:
             if settled.observation.board() == Position.start().pieces():
+                self.start = Position.start()
                 self._new_game()
                 self._new_watcher()
-                self._calibrated = False
             return []
         events = list(arbiter.observe(settled))
         self._dispatch(events)

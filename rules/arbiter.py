@@ -36,7 +36,7 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
-from rules.matching import CONFIDENT, Candidate, Scorer, changes_between
+from rules.matching import CONFIDENT, KING_CONFIDENT, Candidate, Scorer, changes_between
 from rules.move import Move
 from rules.observation import Observation, Settled
 from rules.outcome import Outcome, Termination
@@ -273,9 +273,18 @@ class Arbiter:
                    lifted: list[int]) -> tuple[Event, ...]:
         board = _plain_reading(obs, base)
         reference = self.pending.board if self.pending is not None else base
+        def unsure(sq: int) -> bool:
+            r = obs.reading(sq)
+            if r.occluded or r.confidence < CONFIDENT:
+                return True
+            seen, before = board.get(sq), base.get(sq)
+            # a man read where a king stands (or the reverse) needs a surer reading
+            return (seen is not None and before is not None and seen.color is before.color
+                    and r.confidence < KING_CONFIDENT)
+
         doubtful = [sq for sq in range(1, 51)
                     if (base.get(sq) != board.get(sq) or reference.get(sq) != board.get(sq))
-                    and (obs.reading(sq).confidence < CONFIDENT or obs.reading(sq).occluded)]
+                    and unsure(sq)]
         if doubtful:
             return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
                               tuple(doubtful)),)

@@ -6,8 +6,9 @@ stands, the result of each legal move, ...) by how likely the readings make them
 candidate only when it is *far better* than every other:
 
 - A candidate *contradicts* a square when the reading there names another content with a
-  confidence of at least `CONFIDENT` (0.9).  A candidate that contradicts no square *explains* the
-  observation.
+  confidence of at least `CONFIDENT` (0.9); between a man and a king of the same colour, which a
+  camera tells apart less surely, only from `KING_CONFIDENT` (0.99).  A candidate that contradicts
+  no square *explains* the observation.
 - A candidate that contradicts a square is out.  The best explaining candidate is accepted when it
   is the only one, or at least `ACCEPT_RATIO` (100) times more likely than the next explaining
   one, i.e. its log-likelihood is higher by ln 100 ~ 4.6.  So one square
@@ -31,6 +32,9 @@ from rules.piece import Piece
 
 #: A reading at least this sure cannot be overruled by the game.
 CONFIDENT = 0.9
+#: Telling a king from a man is harder for a camera than seeing a piece and its colour: between
+#: the two, only a reading this sure overrules the game (which knows where its kings are).
+KING_CONFIDENT = 0.99
 #: How many times likelier than the runner-up the accepted candidate must be.
 ACCEPT_RATIO = 100.0
 ACCEPT_MARGIN = math.log(ACCEPT_RATIO)
@@ -69,12 +73,18 @@ class Scorer:
         self._logp = [[0.0] * len(CONTENTS) if r.occluded else [r.log_probability(c) for c in CONTENTS]
                       for r in observation.squares]
         self._confident = [r.confidence >= CONFIDENT and not r.occluded for r in observation.squares]
+        self._king_sure = [r.confidence >= KING_CONFIDENT for r in observation.squares]
         self._read = [r.content for r in observation.squares]
         self.base_score = sum(self._logp[sq - 1][_INDEX[base.get(sq)]] for sq in range(1, 51))
         self._base_contra = frozenset(sq for sq in range(1, 51) if self._contradicts(sq, base.get(sq)))
 
     def _contradicts(self, sq: int, content: Piece | None) -> bool:
-        return self._confident[sq - 1] and self._read[sq - 1] != content
+        read = self._read[sq - 1]
+        if not self._confident[sq - 1] or read == content:
+            return False
+        if read is not None and content is not None and read.color is content.color:
+            return self._king_sure[sq - 1]  # man against king of the same colour
+        return True
 
     def score(self, changes: Mapping[int, Piece | None]) -> float:
         s = self.base_score
