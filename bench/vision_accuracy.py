@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> None:
                   lifted_right=0, kings_true=0, kings_found=0, kings_read=0, kings_right=0,
                   king_frames=0, calibration_failures=0, games=0, tilted_games=0)
     wrong_examples = []
+    hand_examples: list[dict] = []
     t0 = time.time()
     renderer = Renderer()
     for g in range(args.games):
@@ -82,6 +83,8 @@ def main(argv: list[str] | None = None) -> None:
             totals["settled"] += 1
             if f.hand:
                 totals["settled_with_hand"] += 1
+                hand_examples.append({"game": g, "time": f.time, "phase": f.phase,
+                                      "frame": f.index})
             per_ply[f.ply] = per_ply.get(f.ply, 0) + 1
             wrong = [sq for sq in range(1, 51) if s.observation.reading(sq).content != f.pieces.get(sq)]
             totals["squares"] += 50
@@ -130,6 +133,7 @@ def main(argv: list[str] | None = None) -> None:
         "king_recall": round(totals["kings_found"] / max(1, totals["kings_true"]), 4),
         "king_precision": round(totals["kings_right"] / max(1, totals["kings_read"]), 4),
         "wrong_examples": wrong_examples,
+        "settled_with_hand_examples": hand_examples,
         "seconds": round(time.time() - t0, 1),
     }
     json.dump(out, sys.stdout)

@@ -318,7 +318,7 @@ class BoardWatcher:
 
     def feed(self, frame: np.ndarray, time: float) -> Settled | None:
         """One camera frame; a `Settled` once the board has been still long enough after a hand
-        was over it or the pieces changed, else None."""
+        or motion changed what stands on it, else None."""
         self._frames += 1
         self._last_frame, self._last_time = frame, time
         try:
@@ -406,7 +406,8 @@ class BoardWatcher:
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
         changed = self._reference is None or obs.text() != self._reference.text()
-        emit = complete or self._hand_seen or changed
+        # a hand that came and went leaving every square as it was is no move: nothing to say
+        emit = complete or changed
         # the squares whose pieces left (moved, captured, or changed), in the order they were
         # first seen empty while the hand was over the board
         ref = self._reference
@@ -438,8 +439,12 @@ class BoardWatcher:
         top_n = view.top.copy()
         if cal.empty_ref is not None:
             top_n[..., 0] *= reference_gain(cal.empty_ref, view.parity)
+        before = self._reference
+        # only squares read surely and the same as at the last still board: a one-off misreading
+        # must not teach the model its own mistake
         sure = [(sq, obs.reading(sq).content) for sq in range(1, 51)
-                if obs.reading(sq).confidence > 0.98]
+                if obs.reading(sq).confidence > 0.98
+                and (before is None or before.reading(sq).content == obs.reading(sq).content)]
         white = np.array([top_n[cells[sq - 1]] for sq, p in sure
                           if p is not None and p.color is WHITE and not p.king]).reshape(-1, 3)
         black = np.array([top_n[cells[sq - 1]] for sq, p in sure
