@@ -48,13 +48,15 @@ class RenderedSource:
     live = False
 
     def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 0.6,
-                 max_tilt_deg: float = 35.0, realistic: bool = True) -> None:
+                 max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 2.0) -> None:
         self.game = game
         self.fps = fps
         self.seed = seed
         self.pause_s = pause_s
         self.max_tilt_deg = max_tilt_deg
         self.realistic = realistic
+        self.tail_s = tail_s
+        self._tail = 0
         self.name = f"rendered frames of {game.tags.get('Event', 'a game')}"
         self._frames: Iterator | None = None
         self.truth = None  # the last frame's GameFrame (pieces, hand, ply), for tests and views
@@ -68,6 +70,7 @@ class RenderedSource:
         lighting = (Lighting(gradient=0.25, gradient_deg=float(rng.uniform(0, 360)), vignette=0.15,
                              shadow=0.35, noise=2.0, blur=0.6, jpeg_quality=85)
                     if self.realistic else Lighting())
+        self._tail = 0
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=camera,
                                    style=Style(), lighting=lighting, seed=self.seed,
                                    pause_s=self.pause_s)
@@ -77,7 +80,12 @@ class RenderedSource:
             raise SourceError(f"{self.name}: read before open")
         frame = next(self._frames, None)
         if frame is None:
-            return None
+            # the players sit a while over the final position: the board stays in view
+            last = self.truth
+            if last is None or self._tail >= int(self.tail_s * self.fps):
+                return None
+            self._tail += 1
+            return Frame(last.image, last.time + self._tail / self.fps, last.index + self._tail)
         self.truth = frame
         return Frame(frame.image, frame.time, frame.index)
 

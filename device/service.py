@@ -32,12 +32,16 @@ from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
 from device.store import GameStore, StoreSink
 from rules.arbiter import Arbiter
-from rules.events import Event, GameOver
+from rules.events import Event, GameOver, LookAgain
 from rules.game import Game
 from rules.observation import Settled
 from rules.position import Position
 
 log = logging.getLogger(__name__)
+
+#: When the arbiter cannot decide a board, vision looks again this often, this long apart.
+LOOK_AGAIN_TIMES = 5
+LOOK_AGAIN_AFTER_S = 0.4
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
@@ -88,6 +92,8 @@ class Companion:
         self.arbiter: Arbiter | None = None
         self.watcher = None
         self._calibrated = False
+        self._retry_at: float | None = None
+        self._retries = 0
         self.resumed = False
         self.start = start or Position.start()
 
@@ -161,9 +167,13 @@ class Companion:
         finally:
             self.stats.vision_s += time.perf_counter() - t0
         events = self._commands(frame.time)
+        if settled is None and self._retry_at is not None and frame.time >= self._retry_at \
+                and not self.watcher.hand_present:
+            # the arbiter could not decide: look again at the still board (another frame)
+            settled = self.watcher.button_pressed(frame.time)
         if settled is not None:
             self.stats.settled += 1
-            events.extend(self._judge(settled))
+            events.extend(self._judge(settled, frame.time))
         return events
 
     def _calibrate(self, frame: Frame) -> None:
@@ -182,7 +192,7 @@ class Companion:
         names = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
         self._note(f"Board found; square 46 is at the {names[corner]} of the picture")
 
-    def _judge(self, settled: Settled) -> list[Event]:
+    def _judge(self, settled: Settled, now: float) -> list[Event]:
         arbiter = self.arbiter
         if arbiter.over is not None:
             if settled.observation.board() == Position.start().pieces():
@@ -191,6 +201,15 @@ class Companion:
                 self._new_watcher()
             return []
         events = list(arbiter.observe(settled))
+        unclear = [e for e in events if isinstance(e, LookAgain)]
+        if unclear and self._retries < LOOK_AGAIN_TIMES:
+            self._retries += 1
+            self._retry_at = now + LOOK_AGAIN_AFTER_S
+            if self._retries > 1:
+                events = [e for e in events if not isinstance(e, LookAgain)]  # said once
+        else:
+            self._retries = 0
+            self._retry_at = None
         self._dispatch(events)
         return events
 

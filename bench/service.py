@@ -1,0 +1,149 @@
+"""Service benchmark: frames per second through the whole loop, and the resident memory.
+
+Run from the repository root::
+
+    python -m bench.service                 # 600 frames of the bundled game, rendered
+    python -m bench.service --frames 1500 --speech
+
+The loop is the real one (`device.service.Companion.run`): the capture thread reading frames,
+vision, the arbiter, the SQLite store (a move committed per record), the LEDs on gpiozero's mock
+pins and, with ``--speech``, espeak-ng writing WAV files in its worker process.  The frames are the
+bundled real game rendered at 1280x960 by a child process beforehand and read back as JPEG files
+(a picture folder source), so that this process holds what the appliance holds: a camera's
+frames, not the renderer.  The time reading (decoding) frames takes is measured apart.  Resident
+memory is the peak of this process (``ru_maxrss``) plus the speech worker's, when there is one,
+and this process's resident memory at the end of the loop.  Progress goes to stderr; stdout gets one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+
+
+class TimedSource:
+    """Wraps a source and adds up the time its ``read`` takes (the renderer's work)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.name, self.live = inner, inner.name, inner.live
+        self.seconds = 0.0
+
+    def open(self) -> None:
+        self.inner.open()
+
+    def read(self):
+        t0 = time.perf_counter()
+        try:
+            return self.inner.read()
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def child_rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def render_into(folder: str, frames: int, fps: float) -> int:
+    from device.render_source import RenderedSource, load_game
+
+    os.makedirs(folder, exist_ok=True)
+    source = RenderedSource(load_game(), fps=fps, seed=1)
+    source.open()
+    for i in range(frames):
+        frame = source.read()
+        if frame is None:
+            break
+        cv2.imwrite(os.path.join(folder, f"{i:06d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.service", description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", type=int, default=600)
+    ap.add_argument("--fps", type=float, default=10.0, help="the rendering's frame rate")
+    ap.add_argument("--speech", action="store_true", help="speak into WAV files (espeak-ng worker)")
+    ap.add_argument("--render-into", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    if args.render_into:
+        return render_into(args.render_into, args.frames, args.fps)
+
+    from gpiozero.pins.mock import MockFactory
+
+    from device.config import PinsConfig, SpeechConfig
+    from device.leds import CounterPanel
+    from device.service import Companion
+    from device.sources import ImageFolderSource
+    from device.speech import Announcer, open_speech
+    from device.store import GameStore
+
+    with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
+        folder = os.path.join(tmp, "frames")
+        print(f"rendering {args.frames} frames into {folder} (child process)", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "bench.service", "--render-into", folder,
+                        "--frames", str(args.frames), "--fps", str(args.fps)], check=True)
+        source = TimedSource(ImageFolderSource(folder, args.fps))
+        panel = CounterPanel.from_config(PinsConfig(), pin_factory=MockFactory())
+        speaker = open_speech(SpeechConfig(enabled=args.speech), wav_dir=os.path.join(tmp, "wav"))
+        announcer = Announcer("en", True, speaker)
+        c = Companion(source=source, store=GameStore(os.path.join(tmp, "games.sqlite3")),
+                      tags={"Event": "bench"}, panel=panel, announcer=announcer, speaker=speaker,
+                      still_s=0.3)
+        last = [time.monotonic()]
+
+        def progress(frame, events) -> None:
+            if time.monotonic() - last[0] > 5:
+                last[0] = time.monotonic()
+                print(f"frame {c.stats.frames}/{args.frames}, {c.arbiter.game.ply} moves", file=sys.stderr)
+
+        t0 = time.perf_counter()
+        c.run(threading.Event(), max_frames=args.frames, on_frame=progress)
+        wall = time.perf_counter() - t0
+        rss_now_mb = child_rss_mb(os.getpid())
+        proc = getattr(speaker.backend, "_proc", None)
+        speech_mb = child_rss_mb(proc.pid) if proc is not None else 0.0
+        moves = c.arbiter.game.ply
+        c.close()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    frames = c.stats.frames
+    result = {
+        "bench": "service",
+        "frames": frames,
+        "moves_recorded": moves,
+        "wall_s": round(wall, 2),
+        "loop_fps": round(frames / wall, 1),
+        "read_ms_per_frame": round(1000 * source.seconds / frames, 1),
+        "vision_ms_per_frame": round(1000 * c.stats.vision_s / frames, 1),
+        "peak_rss_mb": round(rss_mb, 1),
+        "rss_at_end_mb": round(rss_now_mb, 1),
+        "speech_worker_rss_mb": round(speech_mb, 1),
+        "peak_total_rss_mb": round(rss_mb + speech_mb, 1),
+        "python": platform.python_version(),
+        "opencv": cv2.__version__,
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
