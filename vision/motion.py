@@ -1,13 +1,15 @@
 """Telling a hand over the board from a settled board, and deciding when the board is settled.
 
-Every frame is warped (through the cached homography) to a small grey top-down view of the
+Every frame is warped (through the cached homography) to a small colour top-down view of the
 playing area and a one-square ring around it.  Two cheap measures:
 
 - *motion*: the share of view pixels that changed since the previous frame;
 - *intrusion*: the share of the ring (the board's border, which nothing in a game ever changes)
   that differs from the ring of the last still board.  An arm reaching over the board must cross
   the ring, so a hand held perfectly still is still seen.  When the ring differs on all four
-  sides at once, the camera or the board has moved rather than a hand come in.
+  sides at once, the camera or the board has moved rather than a hand come in;
+- *covered corners*: the grid's corner points, which men never cover, differing from the still
+  board (a hand held still over the middle of the board).
 
 `Settler` turns these into states: a hand (or motion) resets the stillness clock; once nothing
 moved and nothing intrudes for ``still_s`` seconds, the board is settled.
@@ -29,14 +31,16 @@ _RING = 1
 
 @dataclass(frozen=True)
 class MotionConfig:
-    """Thresholds: a pixel "changed" when its grey level moved by more than ``pixel_delta``;
+    """Thresholds: a pixel "changed" when a colour channel moved by more than ``pixel_delta``;
     ``motion_share`` of changed board pixels means motion; ``intrusion_share`` of the ring
-    differing from the still ring means something lies over the board's edge; ``still_s``
+    differing from the still ring means something lies over the board's edge; ``corner_points``
+    neighbouring grid points (of 121) differing from the still board mean a hand over the board; ``still_s``
     seconds without either means settled."""
 
     pixel_delta: float = 18.0
     motion_share: float = 0.004
     intrusion_share: float = 0.01
+    corner_points: int = 3
     still_s: float = 0.2
 
 
@@ -49,16 +53,22 @@ class MotionSample:
     intrusion: float
     changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
     all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
+    corners_changed: int = 0  # largest blob of grid points differing from the still board
 
 
 def small_view(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    """The grey top-down view of the playing area plus the ring (float32)."""
+    """The colour top-down view of the playing area plus the ring (float32 BGR; colour, since a
+    hand can be as light as the border it covers)."""
     size = (10 + 2 * _RING) * MOTION_PX
     m = warp_matrix(homography, MOTION_PX, -_RING)
     view = cv2.warpPerspective(frame, m, (size, size), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
-    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    return cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
+    return cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
+
+
+def _delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-pixel change: the largest change of any colour channel."""
+    return np.abs(a - b).max(axis=-1)
 
 
 def _ring_mask() -> np.ndarray:
@@ -76,16 +86,26 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     inner = ~ring
     motion = 0.0
     if previous is not None:
-        motion = float(np.mean(np.abs(view - previous)[inner] > config.pixel_delta))
+        motion = float(np.mean(_delta(view, previous)[inner] > config.pixel_delta))
     intrusion = 0.0
     all_round = False
     changed = np.zeros((10, 10))
+    corners_changed = 0
     if still is not None:
-        diff = np.abs(view - still) > config.pixel_delta
+        diff = _delta(view, still) > config.pixel_delta
         intrusion = float(np.mean(diff[ring]))
         w = _RING * MOTION_PX
         sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
         all_round = all(float(np.mean(side)) > config.intrusion_share for side in sides)
         core = diff[_RING * MOTION_PX:(10 + _RING) * MOTION_PX, _RING * MOTION_PX:(10 + _RING) * MOTION_PX]
         changed = core.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
-    return MotionSample(view, motion, intrusion, changed, all_round)
+        # men never cover the grid's corner points, a hand does
+        idx = (_RING + np.arange(11)) * MOTION_PX
+        idx = np.clip(idx, 1, view.shape[0] - 2)
+        pv = cv2.blur(view, (3, 3))[idx[:, None], idx[None, :]]
+        ps = cv2.blur(still, (3, 3))[idx[:, None], idx[None, :]]
+        moved = (_delta(pv, ps) > config.pixel_delta).astype(np.uint8)
+        # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
+        n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
+        corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+    return MotionSample(view, motion, intrusion, changed, all_round, corners_changed)

@@ -333,7 +333,8 @@ class BoardWatcher:
         sample = measure(view, self._prev, self._still, cfg)
         self._prev = view
         moving = sample.motion > cfg.motion_share
-        intruding = sample.intrusion > cfg.intrusion_share
+        intruding = (sample.intrusion > cfg.intrusion_share
+                     or sample.corners_changed >= cfg.corner_points)
         self._hand_now = intruding
         if moving or intruding:
             self._mark_busy(time, hand=intruding)
