@@ -142,6 +142,10 @@ class Arbiter:
             if decision.explained:
                 return (LookAgain(self.game.ply, when, "the reading fits more than one board",
                                   decision.doubt),)
+            if self.pending is None:
+                both = self._two_moves(scorer, successors, base, when)
+                if both is not None:
+                    return both
             return self._irregular(obs, base, when, lifted)
 
         what = key[0]
@@ -169,6 +173,28 @@ class Arbiter:
         move, after = replies[key[1]]
         events = list(self._stand(when))
         events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
+        return tuple(events)
+
+    def _two_moves(self, scorer: Scorer, successors: list[tuple[Move, Position]],
+                   base: dict[int, Piece], when: float | None) -> tuple[Event, ...] | None:
+        """Both sides moved before the board was seen still (a quick reply): a board that is
+        the result of two legal moves, far better than any other, records both."""
+        candidates: list[Candidate] = []
+        replies: dict[int, list[tuple[Move, Position]]] = {}
+        for i, (move, after) in enumerate(successors):
+            if after.outcome() is not None:
+                continue
+            replies[i] = after.successors()
+            for j, (reply, later) in enumerate(replies[i]):
+                candidates.append(Candidate((i, j), changes_between(base, later.pieces())))
+        decision = scorer.decide(_distinct(candidates))
+        if decision.accepted is None:
+            return None
+        i, j = decision.accepted
+        move, after = successors[i]
+        events = self._record(move, after, when)
+        reply, later = replies[i][j]
+        events.extend(self._record(reply, later, when))
         return tuple(events)
 
     def _move_candidates(self, key: tuple, move: Move, after: Position, base: dict[int, Piece],

@@ -400,3 +400,11 @@ def test_a_draw_may_be_agreed_when_the_lone_king_holds_the_long_diagonal_manual_
     [hint] = of(events, DrawPossible)
     assert "long diagonal" in hint.reason and "§2j-II" in hint.reason
     assert not of(play(arb, "50-44"), DrawPossible)  # said once
+
+
+def test_a_quick_reply_before_the_board_was_seen_still_records_both_moves():
+    arb = arbiter()
+    board = arb.position.play_text("32-28").play_text("19-23").pieces()
+    events = arb.observe(seen(arb, base=board))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28", "19-23"]
+    assert arb.game.ply == 2

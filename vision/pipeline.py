@@ -76,6 +76,8 @@ class WatchConfig:
     """``still_s``: stillness before a settled observation; ``corner_46``: the image corner of
     square 46 (None: learn it from the calibration frame); ``white_is_lighter``: the convention
     used when learning it; ``man_height``: a man's height in squares (None: measured);
+    ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
+    taken as part of the board (a piece moved onto an edge square);
     ``relocate_after_s``: how long an unexplained change of the border may last before the board
     is searched again (the camera or board moved)."""
 
@@ -84,6 +86,7 @@ class WatchConfig:
     white_is_lighter: bool = True
     man_height: float | None = None
     relocate_after_s: float = 1.0
+    static_hand_s: float = 3.0
     motion: MotionConfig = field(default_factory=MotionConfig)
 
 
@@ -186,6 +189,7 @@ class BoardWatcher:
         self._last_frame: np.ndarray | None = None
         self._last_time: float | None = None
         self._frames = 0
+        self._static_since: float | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray) -> Calibration:
@@ -333,8 +337,23 @@ class BoardWatcher:
         sample = measure(view, self._prev, self._still, cfg)
         self._prev = view
         moving = sample.motion > cfg.motion_share
+        # An arm reaches the board over its border ring.  Grid corners changed inside the board
+        # count as a hand only while something moves: a tall king or a moved piece near the
+        # edge may hide corner points for good once the board is still again.
         intruding = (sample.intrusion > cfg.intrusion_share
-                     or sample.corners_changed >= cfg.corner_points)
+                     or (moving and sample.corners_changed >= cfg.corner_points))
+        if intruding and not moving:
+            # A "hand" that has not moved at all for a long while is part of the scene (a piece
+            # moved onto an edge square and seen over the border ring): take it as the still view.
+            if self._static_since is None:
+                self._static_since = time
+            elif time - self._static_since >= self.config.static_hand_s:
+                log.debug("a still change in the border ring for %.1f s: taken as the board",
+                          time - self._static_since)
+                self._still = view
+                intruding = False
+        else:
+            self._static_since = None
         self._hand_now = intruding
         if moving or intruding:
             self._mark_busy(time, hand=intruding)
@@ -407,8 +426,10 @@ class BoardWatcher:
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
         changed = self._reference is None or obs.text() != self._reference.text()
-        # a hand that came and went leaving every square as it was is no move: nothing to say
-        emit = complete or changed
+        # After a hand was over the board the arbiter always gets the board, changed or not: a
+        # move misread as "unchanged" must not be lost, and a piece lifted and put back matters
+        # for touch-move.  Motion without a hand (a shaking camera) that changed nothing is no move.
+        emit = complete or changed or self._hand_seen
         # the squares whose pieces left (moved, captured, or changed), in the order they were
         # first seen empty while the hand was over the board
         ref = self._reference
