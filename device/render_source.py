@@ -47,7 +47,7 @@ class RenderedSource:
 
     live = False
 
-    def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 0.6,
+    def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 1.5,
                  max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 4.0) -> None:
         self.game = game
         self.fps = fps

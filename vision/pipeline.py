@@ -77,7 +77,8 @@ class WatchConfig:
     square 46 (None: learn it from the calibration frame); ``white_is_lighter``: the convention
     used when learning it; ``man_height``: a man's height in squares (None: measured);
     ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
-    taken as part of the board (a piece moved onto an edge square);
+    taken as part of the board (a piece moved onto an edge square); ``static_corners_s`` the same
+    for grid corners hidden inside the board with the ring clear (a king near the edge);
     ``relocate_after_s``: how long an unexplained change of the border may last before the board
     is searched again (the camera or board moved)."""
 
@@ -87,6 +88,7 @@ class WatchConfig:
     man_height: float | None = None
     relocate_after_s: float = 1.0
     static_hand_s: float = 3.0
+    static_corners_s: float = 1.0
     motion: MotionConfig = field(default_factory=MotionConfig)
 
 
@@ -337,17 +339,17 @@ class BoardWatcher:
         sample = measure(view, self._prev, self._still, cfg)
         self._prev = view
         moving = sample.motion > cfg.motion_share
-        # An arm reaches the board over its border ring.  Grid corners changed inside the board
-        # count as a hand only while something moves: a tall king or a moved piece near the
-        # edge may hide corner points for good once the board is still again.
         intruding = (sample.intrusion > cfg.intrusion_share
-                     or (moving and sample.corners_changed >= cfg.corner_points))
+                     or sample.corners_changed >= cfg.corner_points)
         if intruding and not moving:
             # A "hand" that has not moved at all for a long while is part of the scene (a piece
-            # moved onto an edge square and seen over the border ring): take it as the still view.
+            # moved onto an edge square and seen over the border ring, a king hiding grid
+            # corners): take it as the still view.
+            ring = sample.intrusion > cfg.intrusion_share
+            limit = self.config.static_hand_s if ring else self.config.static_corners_s
             if self._static_since is None:
                 self._static_since = time
-            elif time - self._static_since >= self.config.static_hand_s:
+            elif time - self._static_since >= limit:
                 log.debug("a still change in the border ring for %.1f s: taken as the board",
                           time - self._static_since)
                 self._still = view
