@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 extras=""
 [ "${1:-}" = "--test" ] && extras="[test]"
 # System packages the product or its tests need (Debian / Raspberry Pi OS names).
-system_packages=(python3-venv espeak-ng systemd)
+system_packages=(python3-venv espeak-ng alsa-utils systemd)
 
 say() { echo "setup: $*" >&2; }
 

@@ -87,7 +87,7 @@ class WatchConfig:
     white_is_lighter: bool = True
     man_height: float | None = None
     relocate_after_s: float = 1.0
-    static_hand_s: float = 3.0
+    static_hand_s: float = 1.2
     static_corners_s: float = 1.0
     motion: MotionConfig = field(default_factory=MotionConfig)
 
@@ -305,7 +305,9 @@ class BoardWatcher:
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
-            pk = kings.p_king[r, c] if occupied[r, c] else 0.1
+            # King or man is never certain from the camera (king recall is about 80%): the
+            # arbiter, which knows where kings can be, weighs it but is never overruled by it.
+            pk = float(np.clip(kings.p_king[r, c], 0.02, 0.98)) if occupied[r, c] else 0.1
             options = [(pe, None), (pw * (1 - pk), Piece(WHITE)), (pw * pk, Piece(WHITE, True)),
                        (pb * (1 - pk), Piece(BLACK)), (pb * pk, Piece(BLACK, True))]
             options.sort(key=lambda o: -o[0])
