@@ -126,13 +126,14 @@ class Arbiter:
             candidates.append(Candidate(("crowned",), {self.uncrowned: Piece(p.color, True)}))
         successors = position.successors()
         for i, (move, after) in enumerate(successors):
-            candidates.extend(self._move_candidates(("move", i), move, after, base))
+            candidates.extend(self._move_candidates(("move", i), position, move, after, base))
         replies: list[tuple[Move, Position]] = []
         if self.pending is not None:
             if self.pending.position is not None:
                 replies = self.pending.position.successors()
                 for i, (move, after) in enumerate(replies):
-                    candidates.extend(self._move_candidates(("reply", i), move, after, base,
+                    candidates.extend(self._move_candidates(("reply", i), self.pending.position, move,
+                                                            after, base,
                                                             keep_uncrowned=False))
         decision = scorer.decide(_distinct(candidates))
         key = decision.accepted
@@ -197,8 +198,8 @@ class Arbiter:
         events.extend(self._record(reply, later, when))
         return tuple(events)
 
-    def _move_candidates(self, key: tuple, move: Move, after: Position, base: dict[int, Piece],
-                         keep_uncrowned: bool = True):
+    def _move_candidates(self, key: tuple, before: Position, move: Move, after: Position,
+                         base: dict[int, Piece], keep_uncrowned: bool = True):
         """The board after a move, and the same with a newly crowned man not yet crowned."""
         board = after.pieces()
         if keep_uncrowned and self.uncrowned is not None and self.uncrowned in board \
@@ -206,10 +207,8 @@ class Arbiter:
             p = board[self.uncrowned]
             board[self.uncrowned] = Piece(p.color, False)
         yield Candidate(key, changes_between(base, board))
-        mover = self.position.piece_at(move.from_square) if key[0] == "move" else None
-        if key[0] == "reply" and self.pending is not None and self.pending.position is not None:
-            mover = self.pending.position.piece_at(move.from_square)
-        if mover is not None and not mover.king and board[move.to_square].king:
+        mover = before.piece_at(move.from_square)
+        if not mover.king and board[move.to_square].king:
             plain = dict(board)
             plain[move.to_square] = Piece(mover.color, False)
             yield Candidate(key + (move.to_square,), changes_between(base, plain))

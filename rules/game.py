@@ -74,8 +74,7 @@ class Game:
             del game.comments[0]
         for m in sheet.moves:
             if m.irregular:
-                squares = tuple(int(x) for x in m.text.replace("x", "-").split("-") if x)
-                game.push_irregular(Move(squares[0], squares[-1], squares), Position.from_fen(m.fen), m.irregular)
+                game.push_irregular(Move.as_written(m.text), Position.from_fen(m.fen), m.irregular)
             else:
                 game.push_text(m.text)
             if m.time is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -34,6 +35,16 @@ class Move:
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+    @classmethod
+    def as_written(cls, text: str) -> "Move":
+        """A move as written (``34-25``, ``19x30``), with no legality implied: an irregular move
+        that stood (Art. 27, rule IV) is kept this way.  Raises ValueError for text that is not
+        two or more squares."""
+        squares = tuple(int(s) for s in re.findall(r"\d+", text))
+        if len(squares) < 2:
+            raise ValueError(f"{text!r} is not a move: write 32-28 or 19x30")
+        return cls(squares[0], squares[-1], squares)
 
     def short_text(self) -> str:
         """``32-28`` or ``19x30``: start and destination only."""

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, TextIO
 
-from rules.errors import FenError, IllegalMoveError, InvalidMoveError, PdnError
+from rules.errors import FenError, IllegalMoveError, PdnError
 from rules.game import Game
 from rules.move import Move
 from rules.position import Position
@@ -147,7 +147,7 @@ class GameBuilder(Visitor):
             except ValueError as e:
                 self.read.problem = Problem(line, ply, move_text, str(e))
                 return
-            game.push_irregular(_seen_move(move_text), after, "irregular")
+            game.push_irregular(Move.as_written(move_text), after, "irregular")
             waiting, self._pending_comments = self._pending_comments, []
             for earlier in waiting:
                 self._keep_comment(earlier)
@@ -267,14 +267,6 @@ def write_games(games: Iterable[Game]) -> str:
     return "\n".join(write_game(g) for g in games)
 
 
-
-
-def _seen_move(text: str) -> Move:
-    """A move as written, for an irregular move that stood (no legality implied)."""
-    squares = tuple(int(s) for s in re.findall(r"\d+", text))
-    if len(squares) < 2:
-        raise InvalidMoveError(f"{text!r} is not a move")
-    return Move(squares[0], squares[-1], squares, ())
 
 
 def _read_time(command: str) -> float | None:

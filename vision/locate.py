@@ -346,14 +346,20 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
                         + ("" if tried else " (no checker pattern at all)"))
 
 
-def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int]:
-    """The board searched at one working scale: (location or None, seeds tried)."""
+def _working_images(image: np.ndarray, work_px: int
+                    ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The frame scaled to ``work_px`` on its long side (never up): (scale, scaled BGR,
+    normalised BGR, its grey, its Lab), the images the board search works on."""
     scale = min(1.0, work_px / max(image.shape[:2]))
     small = (cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
              if scale < 1.0 else image)
     norm = _normalise(small)
-    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    lab = _lab(norm)
+    return scale, small, norm, cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY), _lab(norm)
+
+
+def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int]:
+    """The board searched at one working scale: (location or None, seeds tried)."""
+    scale, small, norm, gray, lab = _working_images(image, work_px)
     best: tuple[float, BoardLocation] | None = None
     tried = 0
     for grid, pts, method in _seeds(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), gray):
@@ -393,12 +399,7 @@ def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int 
     """A quick search near a known location (the camera or the board moved a little): the
     previous grid's inner corners seed the corner growth directly, skipping the chessboard
     detector.  None when the pattern is not found there."""
-    scale = min(1.0, work_px / max(image.shape[:2]))
-    small = (cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-             if scale < 1.0 else image)
-    norm = _normalise(small)
-    gray = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY)
-    lab = _lab(norm)
+    scale, small, norm, gray, lab = _working_images(image, work_px)
     grid = np.array([(i, j) for j in range(1, 10) for i in range(1, 10)], dtype=np.float64)
     pts = previous.to_image(grid) * scale
     fit = _grow(lab, gray, grid, pts)
