@@ -35,7 +35,6 @@ from rules.events import LookAgain
 from rules.game import Game
 from rules.observation import Observation, Settled, SquareReading
 from rules.pdn import read_file
-from rules.piece import Piece
 from rules.squares import DIAGONALS, neighbour
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"

@@ -32,7 +32,7 @@ from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
 from device.store import GameStore, StoreSink
 from rules.arbiter import Arbiter
-from rules.events import Event, GameOver, LookAgain
+from rules.events import Event, LookAgain
 from rules.game import Game
 from rules.observation import Settled
 from rules.position import Position

@@ -171,7 +171,7 @@ def _single_piece(position: Position, board: Mapping[int, Piece], before: Mappin
           and _is_step(piece, f, t, before)):
         return finding(K.FOURTH_KING_MOVE,
                        f"the king on {f} made a fourth simple move in a row while {piece.color} has men",
-                       f"take it back and move a man, or capture (Art. 17)", f, seen)
+                       "take it back and move a man, or capture (Art. 17)", f, seen)
     why = _why_unreachable(piece, after, f, t, before, position.turn)
     return finding(K.UNREACHABLE, f"no legal move takes the {kind_name} on {f} to {t}: {why}",
                    f"put it back on {f} and play a legal move: "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from device.config import (Config, ConfigError, PinsConfig, SourceSpec, config_from_dict, load_config,
+from device.config import (ConfigError, PinsConfig, SourceSpec, config_from_dict, load_config,
                            parse_source)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,7 +24,7 @@ import pytest
 from device.config import SpeechConfig
 from device.errors import SpeechError
 from device.phrases import PHRASES, VOICES
-from device.speech import Announcer, EspeakBackend, SilentBackend, Speaker, Spoken, open_speech
+from device.speech import Announcer, EspeakBackend, Speaker, Spoken, open_speech
 from rules.events import (CountersChanged, CrownPending, DrawPossible, GameOver, Irregularity, IrregularityKind,
                           IrregularityResolved, IrregularityStands, LookAgain, MovePlayed, MoveTakenBack,
                           ScoresheetComment, TouchMove)

@@ -20,7 +20,7 @@ import numpy as np
 from vision.colours import brighten
 from vision.kings import KingEvidence, king_evidence
 from vision.locate import BoardLocation, BoardNotFound, find_board
-from vision.pose import Pose, estimate_pose
+from vision.pose import estimate_pose
 from vision.squares import BoardView, board_view, classify, learn_colours
 
 log = logging.getLogger(__name__)

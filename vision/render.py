@@ -39,8 +39,8 @@ from vision.hands import Hand, draw_hand, hand_shadow_mask
 from vision.scene import (TEXTURE_PX_PER_MM, Cell, Light, Style, board_texture, draw_piece_shadows,
                           draw_pieces, texture_origin_mm)
 
-__all__ = ["Camera", "Style", "Lighting", "Hand", "Rendered", "Renderer", "render", "GameFrame",
-           "game_frames", "OCCLUDED_FRACTION"]
+__all__ = ["Camera", "Style", "Lighting", "Hand", "Rendered", "Renderer", "render",
+           "OCCLUDED_FRACTION"]
 
 #: A square counts as occluded when a hand covers more than this fraction of it in the image.
 OCCLUDED_FRACTION = 0.2
