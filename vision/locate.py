@@ -72,6 +72,13 @@ class BoardLocation:
         c = self.corners
         return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / 10.0)
 
+    @classmethod
+    def from_homography(cls, homography: np.ndarray, corners_found: int, method: str
+                        ) -> "BoardLocation":
+        """The location of a grid->image homography already oriented (see `orient_homography`)."""
+        corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        return cls(homography, corners, corners_found, method)
+
     def scaled(self, factor: float) -> "BoardLocation":
         """The same location in an image scaled by ``factor``."""
         s = np.diag([factor, factor, 1.0])
@@ -297,7 +304,7 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 32) -> tuple[int, int, float, f
     return best[0][1], best[0][2], best[0][0], margin
 
 
-def _orient(H: np.ndarray) -> np.ndarray:
+def orient_homography(H: np.ndarray) -> np.ndarray:
     """Re-express a grid->image homography so that the corners run clockwise TL, TR, BR, BL in
     the image, the top edge being the upper one of the pair of opposite edges nearer to
     horizontal (sum of |dy|/|dx| of the pair)."""
@@ -381,9 +388,8 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
         H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
         if H is None:
             continue
-        H = np.diag([1 / scale, 1 / scale, 1.0]) @ _orient(H)
-        corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
-        loc = BoardLocation(H, corners, len(inner), method)
+        H = np.diag([1 / scale, 1 / scale, 1.0]) @ orient_homography(H)
+        loc = BoardLocation.from_homography(H, len(inner), method)
         log.debug("seed %s: %d inner corners, window score %.1f margin %.1f", method,
                   len(inner), score, margin)
         key = len(inner) + min(margin, 10.0)
@@ -414,6 +420,5 @@ def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int 
     H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
     if H is None:
         return None
-    H = np.diag([1 / scale, 1 / scale, 1.0]) @ _orient(H)
-    corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
-    return BoardLocation(H, corners, len(inner), "refined")
+    H = np.diag([1 / scale, 1 / scale, 1.0]) @ orient_homography(H)
+    return BoardLocation.from_homography(H, len(inner), "refined")

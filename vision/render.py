@@ -201,7 +201,11 @@ class Renderer:
             model = CameraModel.of(camera)
             bx, by = model.board_maps()
             o = texture_origin_mm()
-            band = -o - style.border_mm - 10.0  # the width of table around the board's border
+            # the width of table round the board's border (and markers) that is folded back
+            # into the far table
+            reach = style.border_mm if style.markers is None else \
+                max(style.border_mm, style.markers.reach * SQUARE_MM)
+            band = -o - reach - 10.0
             tx = (_fold(bx, o, band) - o) * TEXTURE_PX_PER_MM
             ty = (_fold(by, o, band) - o) * TEXTURE_PX_PER_MM
             board = cv2.remap(self._texture(style), tx, ty, cv2.INTER_LINEAR,

@@ -23,6 +23,7 @@ import numpy as np
 
 from rules.piece import Color, Piece
 from vision.camera_model import BOARD_MM, SQUARE_MM, CameraModel
+from vision.markers import MarkerLayout, marker_bits
 
 BGR = tuple[int, int, int]
 Cell = tuple[int, int]
@@ -47,7 +48,8 @@ class Style:
 
     ``white_piece``/``black_piece`` are the top colours of the two sides' pieces (not
     necessarily white and black); ``border_print`` draws small motifs on the border (as on the
-    real board) when set; ``grain`` values are texture strengths 0-1.
+    real board) when set; ``grain`` values are texture strengths 0-1; ``markers`` lays four
+    printed ArUco markers (on white paper) beside the corners (`vision.markers`).
     """
 
     light_square: BGR = (150, 200, 228)
@@ -67,6 +69,7 @@ class Style:
     square_grain: float = 0.35
     table_grain: float = 0.6
     texture_seed: int = 0
+    markers: MarkerLayout | None = None
 
     @classmethod
     def real_photos(cls) -> "Style":
@@ -197,7 +200,57 @@ def board_texture(style: Style) -> np.ndarray:
         tex[p0:p1, p0:p1] = cv2.multiply(tex[p0:p1, p0:p1], cv2.merge([g, g, g]), scale=1 / 128.0)
     if style.edge_line is not None:
         cv2.rectangle(tex, (p0 - 2, p0 - 2), (p1 + 1, p1 + 1), style.edge_line, 3)
+    if style.markers is not None:
+        _draw_markers(tex, style.markers)
     return tex
+
+
+_PAPER: BGR = (228, 234, 236)
+_PRINT_INK: BGR = (32, 30, 30)
+
+
+def _draw_markers(tex: np.ndarray, layout: MarkerLayout, subsamples: int = 4) -> None:
+    """The four markers of ``layout``, each on white paper, into the texture: every texture
+    pixel gets the share of paper and ink it covers (``subsamples``^2 points per pixel), so the
+    printed edges land exactly where the layout puts them."""
+    sub = (np.arange(subsamples) + 0.5) / subsamples - 0.5
+    o = texture_origin_mm()
+    for marker_id in range(4):
+        bits = marker_bits(layout, marker_id)
+        n = bits.shape[0]
+        module = layout.side * SQUARE_MM / n
+        cx, cy = (v * SQUARE_MM for v in layout.centres[marker_id])
+        half = (layout.side / 2 + layout.paper) * SQUARE_MM
+        lo_u = int(np.floor((cx - half - o) * TEXTURE_PX_PER_MM)) - 1
+        hi_u = int(np.ceil((cx + half - o) * TEXTURE_PX_PER_MM)) + 1
+        lo_v = int(np.floor((cy - half - o) * TEXTURE_PX_PER_MM)) - 1
+        hi_v = int(np.ceil((cy + half - o) * TEXTURE_PX_PER_MM)) + 1
+        if lo_u < 0 or lo_v < 0 or hi_u >= tex.shape[1] or hi_v >= tex.shape[0]:
+            raise ValueError(f"marker {marker_id} lies beyond the rendered table")
+
+        def modules(lo: int, hi: int, centre: float) -> np.ndarray:
+            # texture pixel u's centre is board mm u / px_per_mm + origin
+            mm = (np.arange(lo, hi + 1)[:, None] + sub[None, :]).ravel() / TEXTURE_PX_PER_MM + o
+            return (mm - centre) / module + n / 2  # 0..n across the marker
+
+        qx, qy = modules(lo_u, hi_u, cx), modules(lo_v, hi_v, cy)
+        margin = layout.paper * SQUARE_MM / module
+        paper = ((qy >= -margin) & (qy < n + margin))[:, None] & \
+            ((qx >= -margin) & (qx < n + margin))[None, :]
+        inside = ((qy >= 0) & (qy < n))[:, None] & ((qx >= 0) & (qx < n))[None, :]
+        iy = np.clip(np.floor(qy).astype(int), 0, n - 1)
+        ix = np.clip(np.floor(qx).astype(int), 0, n - 1)
+        ink = inside & (bits[iy[:, None], ix[None, :]] == 0)
+        h, w = hi_v - lo_v + 1, hi_u - lo_u + 1
+
+        def share(mask: np.ndarray) -> np.ndarray:
+            return mask.reshape(h, subsamples, w, subsamples).mean(axis=(1, 3))[..., None]
+
+        a_ink, a_paper = share(ink), share(paper & ~ink)
+        roi = tex[lo_v:hi_v + 1, lo_u:hi_u + 1].astype(np.float32)
+        out = (roi * (1 - a_ink - a_paper) + np.float32(_PRINT_INK) * a_ink
+               + np.float32(_PAPER) * a_paper)
+        tex[lo_v:hi_v + 1, lo_u:hi_u + 1] = np.clip(np.round(out), 0, 255).astype(np.uint8)
 
 
 def _border_prints(tex: np.ndarray, style: Style, rng: np.random.Generator) -> None:
