@@ -1,9 +1,12 @@
 """Vision timings per 1280x960 frame, single-threaded: `python -m bench.vision`.
 
 Prints one JSON line: milliseconds per frame for each stage (locating the board from scratch,
-the cached per-frame check, reading the squares, the motion measure, a whole `BoardWatcher.feed`
-on still and on busy frames) and the latency from the hand leaving the board to the settled
-observation on a rendered game at 15 fps with a 0.2 s stillness time.
+the quick re-find near a known place, the cached per-frame check, reading the squares, the motion
+measure, a whole `BoardWatcher.feed` on still and on busy frames) and the latency from the hand
+leaving the board to the settled observation on a rendered game at 15 fps with a 0.2 s stillness
+time.  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
+`vision.markers` beside the corners: locating by them from scratch, the per-frame check near the
+known place, and a whole still-frame feed with markers configured.
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ def _ms(fn, frames, repeat: int = 1) -> float:
 def main() -> None:
     cv2.setNumThreads(1)
     from rules.position import Position
-    from vision.locate import find_board
+    from dataclasses import replace
+
+    from vision.locate import find_board, refine_location
+    from vision.markers import MarkerLayout, find_markers
     from vision.motion import MotionConfig, measure, small_view
     from vision.pipeline import BoardWatcher, WatchConfig
     from vision.pose import estimate_pose
@@ -35,14 +41,28 @@ def main() -> None:
     from vision.squares import board_view, classify
 
     rng = np.random.default_rng(11)
-    renders = []
+    renders, with_markers = [], []
+    layout = MarkerLayout()
     while len(renders) < 6:
         cam = Camera.random(rng, max_tilt_deg=35.0)
-        renders.append(render(Position.start().pieces(), cam, Style.random(rng),
-                              Lighting.random(rng), seed=len(renders)))
+        style, lighting = Style.random(rng), Lighting.random(rng)
+        renders.append(render(Position.start().pieces(), cam, style, lighting, seed=len(renders)))
+        with_markers.append(render(Position.start().pieces(), cam, replace(style, markers=layout),
+                                   lighting, seed=len(renders)).image)
     images = [r.image for r in renders]
     locs = [find_board(im) for im in images]
     scratch = _ms(find_board, images)
+    refine = _ms(lambda p: refine_location(p[0], p[1]), list(zip(images, locs)))
+    fixes = [find_markers(im, layout) for im in with_markers]
+    marked = [(im, f) for im, f in zip(with_markers, fixes) if f is not None]
+    markers_scratch = _ms(lambda im: find_markers(im, layout), with_markers)
+    markers_near = _ms(lambda p: find_markers(p[0], layout, near=p[1].location), marked, 5)
+    marker_watchers = []
+    for im, f in marked:
+        w = BoardWatcher(WatchConfig(markers=layout))
+        w.calibrate(im)
+        marker_watchers.append((im, w))
+    markers_feed = _ms(lambda p: p[1].feed(p[0], 0.0), marker_watchers, 5)
     watchers = []
     for r in renders:
         w = BoardWatcher(WatchConfig(corner_46=r.corner_46))
@@ -89,6 +109,11 @@ def main() -> None:
     out = {
         "frame": "1280x960", "threads": 1,
         "locate_scratch_ms": round(scratch, 1),
+        "locate_refine_ms": round(refine, 1),
+        "markers_scratch_ms": round(markers_scratch, 1),
+        "markers_near_ms": round(markers_near, 2),
+        "markers_found": f"{len(marked)}/{len(with_markers)}",
+        "feed_still_frame_markers_ms": round(markers_feed, 2),
         "locate_cached_ms": round(cached, 2),
         "read_squares_ms": round(read, 2),
         "read_squares_without_kings_ms": round(view_only, 2),

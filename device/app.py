@@ -61,7 +61,8 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     spec = options.source or config.camera.source
 
     def render(_spec) -> RenderedSource:
-        return RenderedSource(load_game(options.pdn), fps=options.render_fps, seed=options.render_seed)
+        return RenderedSource(load_game(options.pdn), fps=options.render_fps, seed=options.render_seed,
+                              markers=config.board.markers)
 
     source = open_source(spec, config.camera.resolution, config.camera.fps, extra={"render": render})
     # A source that cannot be opened is the user's one-line error, before anything else is made.
@@ -86,7 +87,7 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     return Companion(source=source, store=store, tags=tags, panel=panel, announcer=announcer,
                      speaker=speaker, view=view, notifier=Notifier(),
                      still_s=config.vision.still_seconds, corner_46=corner,
-                     state_dir=database.parent)
+                     state_dir=database.parent, markers=config.board.markers)
 
 
 def serve(companion: Companion, max_frames: int | None = None) -> threading.Event:

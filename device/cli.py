@@ -192,6 +192,30 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+#: Marker sides (mm) the printed sheet has room for: two markers with their labels across A4.
+MARKER_MM = (10.0, 50.0)
+
+
+def cmd_markers(args: argparse.Namespace, out: TextIO) -> int:
+    from vision.markers import MarkerLayout, marker_sheet, write_sheet
+
+    if not args.out.lower().endswith(".png"):
+        raise UsageError(f"{args.out}: the sheet is written as PNG: give a file name ending in .png")
+    low, high = MARKER_MM
+    if not low <= args.size_mm <= high:
+        raise UsageError(f"--size-mm {args.size_mm:g} is out of range: use {low:g} to {high:g} mm "
+                         "(0.8 of a square of your board)")
+    layout = MarkerLayout()
+    page = marker_sheet(layout, size_mm=args.size_mm)
+    try:
+        write_sheet(args.out, page)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
+    out.write(f"{args.out}: four ArUco markers ({layout.dictionary}, IDs 0-3), "
+              f"{args.size_mm:g} mm each; print at 100% on A4 and place them as the sheet shows\n")
+    return 0
+
+
 def _counter_text(position: Position, colour) -> str:
     c = position.counter(colour)
     seven = position.seven_move_count
@@ -337,6 +361,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.add_argument("--debug", metavar="DIR", help="write pictures of each stage into DIR")
     s.set_defaults(func=cmd_read)
+    s = sub.add_parser("markers", help="write a printable sheet of the four ArUco markers placed beside the board's corners")
+    s.add_argument("out", metavar="OUT.png", help="the sheet to write (PNG, A4 at 300 dpi)")
+    s.add_argument("--size-mm", type=float, default=32.0,
+                   help="each marker's side in mm: 0.8 of a square of your board (default 32, for 40 mm squares)")
+    s.set_defaults(func=cmd_markers)
     return p
 
 

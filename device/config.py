@@ -9,7 +9,7 @@
 Sections and keys (see `config/default.toml` for what each means):
 
 - ``[camera]`` source, resolution, fps
-- ``[board]`` orientation, corners
+- ``[board]`` orientation, corners, markers
 - ``[vision]`` still_seconds, motion_threshold, min_confidence
 - ``[pins]`` white_counter, black_counter, seven_move_bar, button, long_press_seconds, active_high
 - ``[speech]`` enabled, language, announce_moves, rate, voice
@@ -92,6 +92,9 @@ class BoardConfig:
     #: The board's four outer corners in the picture (pixels), saved by a calibration; empty:
     #: find the board in every picture.
     corners: tuple[tuple[float, float], ...] = ()
+    #: Four ArUco markers lie beside the board's corners (printed with ``frisian-companion
+    #: markers``): the board is found by them, and they say where square 46 is.
+    markers: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +288,8 @@ def _board(check: _Checker, t: dict[str, Any], d: BoardConfig) -> BoardConfig:
             out.append((check.number(f"board.corners[{i}][0]", point[0], 0, 10000),
                         check.number(f"board.corners[{i}][1]", point[1], 0, 10000)))
         corners = tuple(out)
-    return BoardConfig(orientation, corners)
+    markers = check.boolean("board.markers", t["markers"]) if "markers" in t else d.markers
+    return BoardConfig(orientation, corners, markers)
 
 
 def _vision(check: _Checker, t: dict[str, Any], d: VisionConfig) -> VisionConfig:

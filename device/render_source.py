@@ -43,12 +43,14 @@ def load_game(pdn: str | None = None, index: int = 0) -> Game:
 
 class RenderedSource:
     """Rendered camera frames of ``game`` (see the module docstring).  ``seed`` picks the camera
-    pose, board style and light; ``fps`` the frame rate of the rendering."""
+    pose, board style and light; ``fps`` the frame rate of the rendering; ``markers`` lays the
+    four ArUco markers of `vision.markers` beside the board's corners."""
 
     live = False
 
     def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 1.5,
-                 max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 4.0) -> None:
+                 max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 4.0,
+                 markers: bool = False) -> None:
         self.game = game
         self.fps = fps
         self.seed = seed
@@ -56,23 +58,29 @@ class RenderedSource:
         self.max_tilt_deg = max_tilt_deg
         self.realistic = realistic
         self.tail_s = tail_s
+        self.markers = markers
         self._tail = 0
         self.name = f"rendered frames of {game.tags.get('Event', 'a game')}"
         self._frames: Iterator | None = None
         self.truth = None  # the last frame's GameFrame (pieces, hand, ply), for tests and views
 
     def open(self) -> None:
+        from vision.markers import MarkerLayout
         from vision.render import Camera, Lighting, Style, game_frames
 
         rng = np.random.default_rng(self.seed)
-        camera = Camera.random(rng, max_tilt_deg=self.max_tilt_deg, min_tilt_deg=10.0)
+        layout = MarkerLayout() if self.markers else None
+        # with markers, a pose that keeps them in the picture too
+        reach = {} if layout is None else {"border_mm": max(30.0, layout.reach * 40.0)}
+        camera = Camera.random(rng, max_tilt_deg=self.max_tilt_deg, min_tilt_deg=10.0, **reach)
         # a club room: light falling off across the board, a little sensor noise and blur, JPEG
         lighting = (Lighting(gradient=0.25, gradient_deg=float(rng.uniform(0, 360)), vignette=0.15,
                              shadow=0.35, noise=2.0, blur=0.6, jpeg_quality=85)
                     if self.realistic else Lighting())
         self._tail = 0
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=camera,
-                                   style=Style(), lighting=lighting, seed=self.seed,
+                                   style=Style(markers=layout),
+                                   lighting=lighting, seed=self.seed,
                                    pause_s=self.pause_s)
 
     def read(self) -> Frame | None:

@@ -71,9 +71,10 @@ class Companion:
                  panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
                  notifier: Notifier | None = None, still_s: float = 0.8,
                  corner_46: int | None = None, state_dir: str | Path | None = None,
-                 start: Position | None = None) -> None:
+                 start: Position | None = None, markers: bool = False) -> None:
         """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
-        through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks."""
+        through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks;
+        ``markers``: four ArUco markers lie beside the board's corners (`vision.markers`)."""
         self.source = source
         self.store = store
         self.tags = dict(tags)
@@ -85,6 +86,7 @@ class Companion:
         self.notifier = notifier or Notifier()
         self.still_s = still_s
         self.configured_corner = corner_46
+        self.markers = markers
         self.state_file = Path(state_dir or Path(store.path).parent) / "calibration.json"
         self.stats = Stats()
         self.commands: queue.Queue[str] = queue.Queue()
@@ -123,13 +125,15 @@ class Companion:
                 sink.reset()
         self._note(f"New game {self.game_id}: set up the start position")
 
-    def _new_watcher(self) -> None:
+    def _new_watcher(self, corner: int | None = None) -> None:
+        from vision.markers import MarkerLayout
         from vision.pipeline import BoardWatcher, WatchConfig
 
-        corner = self.configured_corner
+        corner = corner if corner is not None else self.configured_corner
         if corner is None and self.resumed:
             corner = self._saved_corner()
-        self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner))
+        self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner,
+                                                markers=MarkerLayout() if self.markers else None))
         # Vision calibrates on the start position; a resumed game or a set-up position is read
         # with the orientation saved or configured instead.
         from_start = not self.resumed and self.arbiter.game.start == Position.start()
@@ -180,6 +184,13 @@ class Companion:
         from vision.locate import BoardNotFound
         from vision.pipeline import CalibrationError
 
+        if self.markers and self.watcher.config.corner_46 is None:
+            # the markers say where square 46 is: no convention about the pieces' colours
+            from vision.markers import find_markers
+
+            fix = find_markers(frame.image, self.watcher.config.markers)
+            if fix is not None:
+                self._new_watcher(fix.corner_46)
         try:
             calibration = self.watcher.calibrate(frame.image)
         except (BoardNotFound, CalibrationError) as e:

@@ -145,18 +145,29 @@ class MarkerFix:
     residual: float
     layout: MarkerLayout
 
-    def shift_from(self, location: BoardLocation) -> float:
-        """How far (squares) the markers seen now lie from where an earlier ``location`` of the
-        same board put them: about 0 while the board and the camera stay put, whichever markers
-        are seen (a fit to three markers and one to four differ a little under lens distortion;
-        the markers themselves do not move)."""
-        ids = sorted(self.markers)
-        seen = np.concatenate([self.markers[i] for i in ids])
-        # the layout's corners in this fix's grid (oriented as `location`'s when nothing turned)
-        board = np.concatenate([self.layout.marker_corners(i) for i in ids])
-        expected = self.location.to_grid(cv2.perspectiveTransform(
-            board.reshape(-1, 1, 2), self.board_homography).reshape(-1, 2))
-        return float(np.linalg.norm(location.to_grid(seen) - expected, axis=1).max())
+    def shift_from(self, earlier: "MarkerFix") -> float:
+        """How far (squares) the markers seen in both fixes moved in the image between an
+        ``earlier`` fix and this one: the largest corner displacement over the board's square
+        size.  About 0.005 while the board and the camera stay put, whichever markers are seen."""
+        common = [i for i in self.markers if i in earlier.markers]
+        if not common:
+            return float("inf")
+        moved = max(float(np.linalg.norm(self.markers[i] - earlier.markers[i], axis=1).max())
+                    for i in common)
+        return moved / max(earlier.location.square_px, 1e-9)
+
+    def motion_from(self, earlier: "MarkerFix") -> np.ndarray:
+        """The image -> image homography taking where the board's plane was in an ``earlier``
+        fix to where it is now: from the corners of the markers seen in both (three or more),
+        else from the two fits."""
+        common = [i for i in self.markers if i in earlier.markers]
+        if len(common) >= 3:
+            src = np.concatenate([earlier.markers[i] for i in common])
+            dst = np.concatenate([self.markers[i] for i in common])
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is not None:
+                return H
+        return self.board_homography @ np.linalg.inv(earlier.board_homography)
 
 
 # -- the two OpenCV interfaces -----------------------------------------------------------------

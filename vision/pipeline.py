@@ -25,6 +25,7 @@ from vision.calibration import (Calibration, CalibrationError, Orientation, lear
 from vision.colours import ColourModel
 from vision.kings import king_evidence
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
+from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, small_view
 from vision.pose import Pose, estimate_pose
 from vision.squares import BoardView, board_view, classify, learn_colours, reference_gain
@@ -32,6 +33,10 @@ from vision.squares import BoardView, board_view, classify, learn_colours, refer
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
 
 log = logging.getLogger(__name__)
+
+#: Markers that moved this far in the image (squares): the board or the camera moved.  The motion
+#: views notice a few hundredths of a square; marker corners hold still to about 0.005.
+_MARKERS_MOVED = 0.05
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,12 @@ class WatchConfig:
     taken as part of the board (a piece moved onto an edge square); ``static_corners_s`` the same
     for grid corners hidden inside the board with the ring clear (a king near the edge);
     ``relocate_after_s``: how long an unexplained change of the border may last before the board
-    is searched again (the camera or board moved)."""
+    is searched again (the camera or board moved); ``markers``: the layout of four ArUco markers
+    beside the board's corners (`vision.markers`; None: no markers).  With markers the board is
+    located by them (by the checker pattern while they are not seen), checked on every frame
+    and followed at once when they show it moved, hand or no hand (they lie outside the playing
+    area); and when ``corner_46`` is not configured the markers give it, so the orientation needs
+    no convention about which pieces are lighter."""
 
     still_s: float = 0.2
     corner_46: int | None = None
@@ -53,6 +63,7 @@ class WatchConfig:
     static_hand_s: float = 1.2
     static_corners_s: float = 1.0
     motion: MotionConfig = field(default_factory=MotionConfig)
+    markers: MarkerLayout | None = None
 
 
 class BoardWatcher:
@@ -111,7 +122,35 @@ class BoardWatcher:
     # -- reading --------------------------------------------------------------------------
     def _ensure_location(self, frame: np.ndarray) -> BoardLocation:
         size = (frame.shape[1], frame.shape[0])
-        if self._location is None or self._size != size:
+        fresh = self._location is None or self._size != size
+        if self.config.markers is not None:
+            # Markers lie outside the playing area, where no hand hides them: checked on every
+            # frame (a few ms, near the cached place); when they moved, the board or the camera
+            # did, and the cached location is moved with them at once, hand or no hand.  The
+            # markers are compared with themselves (the fix seen when the cached location was
+            # placed), never with a location found otherwise, which may differ from theirs by a
+            # few hundredths of a square: enough to upset the motion views kept with it.
+            known = self._location is not None and self._size in (None, size)
+            fix = find_markers(frame, self.config.markers,
+                               near=self._location if known else None)
+            if fix is not None:
+                if self.config.corner_46 is None:
+                    self.config = replace(self.config, corner_46=fix.corner_46)
+                # (location, fix): the marker fix seen when the cached location was placed
+                placed = getattr(self, "_marker_ref", None)
+                if not known:
+                    self._location, self._pose = fix.location, None
+                elif placed is not None and placed[0] is self._location \
+                        and fix.shift_from(placed[1]) > _MARKERS_MOVED:
+                    log.info("the markers show the board or camera moved: following it")
+                    moved = fix.motion_from(placed[1]) @ self._location.homography
+                    self._location = BoardLocation.from_homography(
+                        moved, self._location.corners_found, "markers")
+                    self._pose = None
+                if placed is None or placed[0] is not self._location:
+                    self._marker_ref = (self._location, fix)
+                fresh = False
+        if fresh:
             self._location = find_board(frame)
             self._pose = None
         self._size = size
@@ -257,7 +296,9 @@ class BoardWatcher:
             sample = measure(view, None, self._still, self.config.motion)
             if sample.intrusion <= self.config.motion.intrusion_share:
                 log.info("board found again after the camera or board moved")
-                self._location, self._pose, self._prev = location, None, view
+                # the pose at once: the same frame may go on to look for lifted pieces
+                pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
+                self._location, self._pose, self._prev = location, pose, view
                 return
 
     def _track_lifted(self, frame: np.ndarray, sample: MotionSample) -> None:

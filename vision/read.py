@@ -4,7 +4,9 @@ The reading is in the image's own terms: the four corners of the playing area (t
 top-right, bottom-right, bottom-left as seen in the image), the 10x10 grid as seen (row 0 along
 the top edge; ``.`` empty, ``w``/``b`` for the lighter/darker piece colour, upper case for a
 king), the parity (row + col) % 2 of the dark squares, and warnings (pieces on light squares,
-uncertain cells).  Nothing is assumed about which side is which or where square 46 is.
+uncertain cells).  Nothing is assumed about which side is which or where square 46 is, unless
+the photo shows the four ArUco markers of `vision.markers` beside the board's corners: then the
+board is found by them ("found by: markers") and they say which image corner square 46 is at.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from vision.colours import brighten
 from vision.kings import KingEvidence, king_evidence
 from vision.locate import BoardLocation, BoardNotFound, find_board
+from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.pose import estimate_pose
 from vision.squares import BoardView, board_view, classify, learn_colours
 
@@ -30,6 +33,8 @@ __all__ = ["BoardNotFound", "ImageReadError", "ImageReading", "read_image", "for
 
 #: Cells read with less confidence than this are named in a warning.
 LOW_CONFIDENCE = 0.8
+#: Image corners in the order of `ImageReading.corners`.
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
 class ImageReadError(ValueError):
@@ -48,6 +53,8 @@ class ImageReading:
     tilt_deg: float
     method: str
     size: tuple[int, int]
+    corner_46: int | None = None
+    markers: tuple[int, ...] = ()
 
     @property
     def pieces_on_light(self) -> int:
@@ -75,19 +82,30 @@ def _load(source: str | Path | np.ndarray) -> np.ndarray:
     return img
 
 
-def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None = None
-               ) -> ImageReading:
-    """Read the board in one photo (a path or a BGR array).
+def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None = None,
+               markers: MarkerLayout | None = MarkerLayout()) -> ImageReading:
+    """Read the board in one photo (a path or a BGR array), by its ``markers`` when three or
+    more of them are seen (None: do not look for markers), else by its checker pattern.
 
     Raises `ImageReadError` for an unreadable image and `BoardNotFound` when no board is found
     (both `ValueError`s with a one-line message)."""
     image = _load(source)
     h, w = image.shape[:2]
-    try:
-        location = find_board(image)
-    except BoardNotFound as e:
-        raise BoardNotFound(f"{source if not isinstance(source, np.ndarray) else 'image'}: {e}") \
-            from None
+    seen: dict[int, np.ndarray] = {}
+    if markers is not None:
+        try:
+            seen = detect_markers(image, markers)
+        except MarkersUnavailable as e:
+            log.info("%s: looking for the checker pattern only", e)
+    fix = markers_fix(seen, markers) if markers is not None else None
+    if fix is not None:
+        location = fix.location
+    else:
+        try:
+            location = find_board(image)
+        except BoardNotFound as e:
+            raise BoardNotFound(f"{source if not isinstance(source, np.ndarray) else 'image'}: "
+                                f"{e}") from None
     pose = estimate_pose(location.homography, (w, h))
     view = board_view(brighten(image), location, pose)
     model, dark_parity = learn_colours(view)
@@ -105,6 +123,9 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
             line += ch
         rows.append(line)
     warnings = []
+    if seen and fix is None:
+        warnings.append(f"only {len(seen)} of the 4 markers seen (ID "
+                        f"{', '.join(map(str, sorted(seen)))}): found by the checker pattern")
     on_light = [(r, c) for r in range(10) for c in range(10)
                 if best[r, c] and (r + c) % 2 != dark_parity]
     on_dark = int(sum(1 for r in range(10) for c in range(10)
@@ -121,7 +142,7 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     if kings.uncertain and np.any(best > 0):
         warnings.append(f"kings cannot be told from men reliably: the camera is nearly above the "
                         f"board ({pose.tilt_deg:.0f} deg off vertical)")
-    if location.corners_found < 40:
+    if fix is None and location.corners_found < 40:
         warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
                         "outline may be off")
     if model.piece_contrast < 25 and np.count_nonzero(best) > 1:
@@ -131,17 +152,22 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         grid=tuple(rows), dark_parity=int(dark_parity),
         confidence=tuple(tuple(float(round(v, 3)) for v in row) for row in conf),
         warnings=tuple(warnings), tilt_deg=float(pose.tilt_deg), method=location.method,
-        size=(w, h))
+        size=(w, h), corner_46=None if fix is None else fix.corner_46,
+        markers=() if fix is None else tuple(sorted(fix.markers)))
     if debug_dir is not None:
-        _debug(Path(debug_dir), image, location, view, reading, kings)
+        _debug(Path(debug_dir), image, location, view, reading, kings, seen)
     return reading
 
 
 def format_text(reading: ImageReading) -> str:
     """A human-readable block: corners, grid (dark squares marked), warnings."""
-    names = ("top-left", "top-right", "bottom-right", "bottom-left")
     out = ["corners: " + ", ".join(f"{n} ({x:.1f}, {y:.1f})"
-                                   for n, (x, y) in zip(names, reading.corners))]
+                                   for n, (x, y) in zip(CORNER_NAMES, reading.corners))]
+    if reading.markers:
+        out.append(f"found by: markers (ID {', '.join(map(str, reading.markers))}); square 46 "
+                   f"at the {CORNER_NAMES[reading.corner_46]}")
+    else:
+        out.append(f"found by: the checker pattern ({reading.method})")
     out.append(f"dark squares: (row + col) % 2 == {reading.dark_parity}; camera about "
                f"{reading.tilt_deg:.0f} deg off vertical")
     out.append("board as seen (row 0 at the top; . empty, w/b lighter/darker pieces, W/B kings):")
@@ -162,14 +188,17 @@ def format_json(reading: ImageReading) -> dict[str, Any]:
         "pieces_on_light_squares": reading.pieces_on_light,
         "tilt_deg": round(reading.tilt_deg, 1),
         "method": reading.method,
+        "markers": list(reading.markers),
+        "corner_46": None if reading.corner_46 is None else CORNER_NAMES[reading.corner_46],
         "size": list(reading.size),
         "warnings": list(reading.warnings),
     }
 
 
 def _debug(folder: Path, image: np.ndarray, location: BoardLocation, view: BoardView,
-           reading: ImageReading, kings: KingEvidence) -> None:
-    """Pictures of each stage: corners and grid found, the warped board, the cells' classes."""
+           reading: ImageReading, kings: KingEvidence, markers: dict[int, np.ndarray]) -> None:
+    """Pictures of each stage: corners, grid and markers found, the warped board, the cells'
+    classes."""
     folder.mkdir(parents=True, exist_ok=True)
     vis = image.copy()
     thick = max(2, int(round(max(image.shape[:2]) / 400)))
@@ -178,6 +207,10 @@ def _debug(folder: Path, image: np.ndarray, location: BoardLocation, view: Board
             p = location.to_image(np.array([a, b], dtype=np.float64)).round().astype(np.int32)
             cv2.line(vis, tuple(map(int, p[0])), tuple(map(int, p[1])), (0, 255, 255), 1)
     cv2.polylines(vis, [location.corners.round().astype(np.int32)], True, (0, 0, 255), thick)
+    for mid, quad in markers.items():
+        cv2.polylines(vis, [quad.round().astype(np.int32)], True, (255, 0, 255), thick)
+        cv2.putText(vis, f"ID {mid}", (int(quad[:, 0].min()), int(quad[:, 1].min()) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, thick * 0.5, (255, 0, 255), thick)
     for i, (x, y) in enumerate(location.corners):
         cv2.putText(vis, ("TL", "TR", "BR", "BL")[i], (int(x) + 6, int(y) - 6),
                     cv2.FONT_HERSHEY_SIMPLEX, thick * 0.5, (0, 0, 255), thick)
