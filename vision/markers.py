@@ -320,17 +320,17 @@ def _detect_whole(image: np.ndarray, layout: MarkerLayout, api: ArucoApi
 
 
 def detect_markers(image: np.ndarray, layout: MarkerLayout = MarkerLayout(), *,
-                   near: BoardLocation | None = None, api: ArucoApi | None = None
-                   ) -> dict[int, np.ndarray]:
+                   near: BoardLocation | None = None, whole: bool = True,
+                   api: ArucoApi | None = None) -> dict[int, np.ndarray]:
     """The markers 0-3 of ``layout`` seen in a BGR or grey image: ID -> image corners (4 x 2,
     ArUco order), refined to sub-pixel precision when three or more are seen.  With ``near`` (a
     recent location) only the regions beside its corners are searched first; the whole frame
-    when fewer than three markers are there."""
+    when fewer than three markers are there, unless ``whole`` is False."""
     api = api or _default_api()
     found: dict[int, np.ndarray] = {}
     if near is not None:
         found = _detect_near(image, near.homography, layout, api)
-        if len(found) >= 3:
+        if len(found) >= 3 or not whole:
             return found
     whole = _detect_whole(image, layout, api)
     if len(whole) < 3:
@@ -343,11 +343,12 @@ def detect_markers(image: np.ndarray, layout: MarkerLayout = MarkerLayout(), *,
 
 
 def find_markers(image: np.ndarray, layout: MarkerLayout = MarkerLayout(), *,
-                 near: BoardLocation | None = None, api: ArucoApi | None = None
-                 ) -> MarkerFix | None:
+                 near: BoardLocation | None = None, whole: bool = True,
+                 api: ArucoApi | None = None) -> MarkerFix | None:
     """The board located by its markers (see the module docstring), or None when fewer than
-    three of the four are seen (or they do not fit together)."""
-    return markers_fix(detect_markers(image, layout, near=near, api=api), layout)
+    three of the four are seen (or they do not fit together).  ``near`` and ``whole`` as for
+    `detect_markers`."""
+    return markers_fix(detect_markers(image, layout, near=near, whole=whole, api=api), layout)
 
 
 def markers_fix(seen: dict[int, np.ndarray], layout: MarkerLayout = MarkerLayout()

@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 #: Markers that moved this far in the image (squares): the board or the camera moved.  The motion
 #: views notice a few hundredths of a square; marker corners hold still to about 0.005.
 _MARKERS_MOVED = 0.05
+#: While fewer than three markers are near the cached place, the whole frame is searched for
+#: them on every this many frames.
+_MARKER_SEARCH_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -131,8 +134,10 @@ class BoardWatcher:
             # placed), never with a location found otherwise, which may differ from theirs by a
             # few hundredths of a square: enough to upset the motion views kept with it.
             known = self._location is not None and self._size in (None, size)
-            fix = find_markers(frame, self.config.markers,
-                               near=self._location if known else None)
+            # the whole frame (a few times slower) only now and then while they are not near
+            # the cached place: markers configured but hidden or gone cost little
+            fix = find_markers(frame, self.config.markers, near=self._location if known else None,
+                               whole=not known or self._frames % _MARKER_SEARCH_EVERY == 0)
             if fix is not None:
                 if self.config.corner_46 is None:
                     self.config = replace(self.config, corner_46=fix.corner_46)
