@@ -131,3 +131,65 @@ def test_button_gives_a_complete_settled_but_never_under_a_hand(game_run):
             pressed_clear = watcher.button_pressed(f.time)
     assert pressed_clear is not None and pressed_clear.complete
     assert pressed_clear.observation.board() == Position.start().play(moves[0]).pieces()
+
+
+def _watch_and_judge(moves, seed):
+    """Frames of ``moves`` (each mover first lifting another piece and putting it back) through
+    the calibrated watcher and the arbiter: (frames, settled, events)."""
+    from rules.arbiter import Arbiter
+    from rules.game import Game
+    cam = Camera(tilt_deg=30.0, yaw_deg=0.0, distance_mm=800.0)
+    frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(noise=2.0), seed=seed, pause_s=0.8,
+                              put_backs=1.0))
+    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
+    watcher.calibrate(frames[0].image)
+    arbiter = Arbiter(Game())
+    settled, events = [], []
+    for f in frames[1:]:
+        s = watcher.feed(f.image, f.time)
+        if s is not None:
+            settled.append((f, s))
+            events.extend(arbiter.observe(s))
+    return frames, settled, events
+
+
+def _moves(*texts):
+    pos, out = Position.start(), []
+    for t in texts:
+        m = next(m for m in pos.legal_moves() if str(m) == t)
+        out.append(m)
+        pos = pos.play(m)
+    return out
+
+
+def test_a_piece_lifted_and_put_back_is_reported_and_binds_touch_move_art_15():
+    # Black lifts 16 (which could go to 21), puts it back, and plays 19-23: the camera saw 16
+    # empty, so the arbiter calls the touch-move breach (Art. 15, rule I).
+    from rules.events import MovePlayed, TouchMove
+    frames, settled, events = _watch_and_judge(_moves("32-28", "19-23"), seed=17)
+    assert [s.lifted for _, s in settled] == [(32,), (16, 19)]
+    for f, s in settled:
+        assert set(s.lifted) <= set(f.lifted)
+    assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28"]
+    [touch] = [e for e in events if isinstance(e, TouchMove)]
+    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule I", 16, 19)
+
+
+def test_lifts_hidden_by_the_hand_are_not_guessed():
+    # Every mover lifts another piece first; where the hand kept the square hidden the lift is
+    # missing from `lifted`, but no square is ever reported lifted that was not.
+    frames, settled, events = _watch_and_judge(_moves("32-28", "19-23", "28x19", "14x23"), seed=0)
+    assert len(settled) == 4
+    for f, s in settled:
+        assert s.observation.board() == f.pieces
+        assert set(s.lifted) <= set(f.lifted)
+        # the squares left empty (the mover's and the captured pieces) are always there
+        assert {sq for sq in f.lifted if sq not in f.pieces} <= set(s.lifted)
+    # only the lift of 13 was seen (black's, at the far side): 13x24 was as good a capture as
+    # 14x23, so 13 had to capture (Art. 15, rule II)
+    from rules.events import MovePlayed, TouchMove
+    assert [s.lifted for _, s in settled][3] == (13, 14, 19)
+    assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28", "19-23", "28x19"]
+    [touch] = [e for e in events if isinstance(e, TouchMove)]
+    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule II", 13, 14)

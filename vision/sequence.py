@@ -5,8 +5,8 @@ for ``pause_s``; the mover's arm reaching in from the player's side (out of the 
 piece; the piece lifted (gone from its square, held in the hand), carried along its path and put
 down; captured pieces taken off one by one by the same hand; a man reaching the far row crowned
 (the hand fetches a second man and stacks it); the arm leaving; the board still again.  Sometimes
-(``touches``) the hand first hovers over another piece without moving it, and sometimes
-(``jitter``) the camera shakes a little while the board is still.
+(``touches``) the hand first hovers over another piece without moving it, sometimes
+(``put_backs``) it lifts another piece and puts it back, and sometimes (``jitter``) the camera shakes a little while the board is still.
 
 Each frame carries its truth: the pieces on the board, whether a hand is over the board, the
 squares lifted so far in the current move, whether the board is settled, and the camera and
@@ -111,13 +111,17 @@ def _ease(t: float) -> float:
 def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float = 10.0,
                 camera: Camera = Camera(), style: Style = Style(), lighting: Lighting = Lighting(),
                 seed: int = 0, pause_s: float = 1.0, hands: bool = True, jitter: float = 0.0,
-                touches: float = 0.0, renderer: Renderer | None = None) -> Iterator[GameFrame]:
+                touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None
+                ) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
     ``pause_s``: how long the board stays still before each move and at the end; ``hands``:
     False makes pieces jump between still frames (no hands at all); ``jitter``: the chance per
     move that the camera shakes for a moment while the board is still; ``touches``: the chance
-    per move that the hand first hovers over another piece.  A `Renderer` may be shared.
+    per move that the hand first hovers over another piece; ``put_backs``: the chance per move
+    that the mover first lifts another of its pieces and puts it back on its own square (the
+    touch-move case, Art. 15: the truth's ``lifted`` then starts with it).  A `Renderer` may be
+    shared.
     """
     if hasattr(moves, "moves") and hasattr(moves, "positions"):
         # A Game: its positions include irregular moves that stood (Art. 27).
@@ -227,6 +231,33 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 hx, hy = _centre(int(rng.choice(own)))
                 keys.append(_Key(0.5 * speed, (hx, hy, 45.0), "hover"))
                 keys.append(_Key(0.3 * speed, (hx, hy, 30.0), "hover"))
+        if put_backs > 0 and rng.random() < put_backs:
+            own = [sq for sq, p in pos.pieces().items() if p.color is mover and sq != move.from_square]
+            if own:
+                back = int(rng.choice(own))
+                bx, by = _centre(back)
+                bh = style.man_height_mm * (2 if pos.pieces()[back].king else 1) + 4.0
+                # lifted, held aside (towards the player, a square and a half) for a moment,
+                # put back on its own square
+                a = math.radians(from_deg)
+                ax = bx + math.cos(a) * 1.5 * SQUARE_MM
+                ay = by + math.sin(a) * 1.5 * SQUARE_MM
+
+                def lift(s: _State, sq: int = back) -> None:
+                    s.holding = s.pieces.pop(sq)
+                    s.lifted.append(sq)
+
+                def put_back(s: _State, sq: int = back) -> None:
+                    assert s.holding is not None
+                    s.pieces[sq] = s.holding
+                    s.holding = None
+
+                keys.append(_Key(0.5 * speed, (bx, by, 55.0), "reach"))
+                keys.append(_Key(0.2 * speed, (bx, by, bh), "grab", lift))
+                keys.append(_Key(0.3 * speed, (ax, ay, 45.0), "carry"))
+                keys.append(_Key(0.4 * speed, (ax, ay, 45.0), "carry"))
+                keys.append(_Key(0.3 * speed, (bx, by, bh), "place", put_back))
+                keys.append(_Key(0.15 * speed, (bx, by, 50.0), "place"))
         keys.append(_Key(0.6 * speed, (fx, fy, 55.0), "reach"))
 
         def grab(s: _State, sq: int = move.from_square) -> None:
