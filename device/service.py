@@ -184,14 +184,7 @@ class Companion:
         from vision.locate import BoardNotFound
         from vision.pipeline import CalibrationError
 
-        if self.markers and self.watcher.config.corner_46 is None:
-            # the markers say where square 46 is: no convention about the pieces' colours
-            from vision.markers import find_markers
-
-            fix = find_markers(frame.image, self.watcher.config.markers)
-            if fix is not None:
-                self._new_watcher(fix.corner_46)
-        try:
+        try:  # with markers the watcher takes square 46's corner from them
             calibration = self.watcher.calibrate(frame.image)
         except (BoardNotFound, CalibrationError) as e:
             if self.stats.frames % 50 == 1:

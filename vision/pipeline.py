@@ -22,13 +22,14 @@ from rules.observation import Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
-from vision.colours import ColourModel
+from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
 from vision.kings import king_evidence
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, small_view
 from vision.pose import Pose, estimate_pose
-from vision.squares import BoardView, board_view, classify, learn_colours, reference_gain
+from vision.squares import (BoardView, board_view, calibration_light_tops, classify,
+                            learn_colours)
 
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
 
@@ -41,6 +42,10 @@ _MARKERS_MOVED = 0.05
 #: them on every this many frames.
 _MARKER_SEARCH_EVERY = 8
 
+#: Lab distance within which a cell "looks as it does empty" (a lifted piece's square and
+#: its neighbours, seen clear of the hand and its shadow).
+_CLEAR = 6.0
+
 
 @dataclass(frozen=True)
 class WatchConfig:
@@ -50,7 +55,9 @@ class WatchConfig:
     ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
     taken as part of the board (a piece moved onto an edge square); ``static_corners_s`` the same
     for grid corners hidden inside the board with the ring clear (a king near the edge);
-    ``relocate_after_s``: how long an unexplained change of the border may last before the board
+    ``lift_frames``: on how many frames under a hand a square must be seen clearly empty before
+    a piece put back on it counts as lifted (touch-move, Art. 15); ``relocate_after_s``: how
+    long an unexplained change of the border may last before the board
     is searched again (the camera or board moved); ``markers``: the layout of four ArUco markers
     beside the board's corners (`vision.markers`; None: no markers).  With markers the board is
     located by them (by the checker pattern while they are not seen), checked on every frame
@@ -65,6 +72,7 @@ class WatchConfig:
     relocate_after_s: float = 1.0
     static_hand_s: float = 1.2
     static_corners_s: float = 1.0
+    lift_frames: int = 3
     motion: MotionConfig = field(default_factory=MotionConfig)
     markers: MarkerLayout | None = None
 
@@ -88,6 +96,9 @@ class BoardWatcher:
         self._hand_seen = False
         self._hand_now = False
         self._first_empty: dict[int, int] = {}
+        self._empty_frames: dict[int, int] = {}
+        # (location, marker fix): the markers as seen when the cached location was placed
+        self._marker_ref: tuple[BoardLocation, object] | None = None
         self._last_frame: np.ndarray | None = None
         self._last_time: float | None = None
         self._frames = 0
@@ -98,6 +109,11 @@ class BoardWatcher:
         """Learn the board's place, the colours, the orientation and a man's height from a
         frame of the start position (black men on 1-20, white on 31-50, no hand), and check
         that the frame reads as the start position."""
+        if self.config.markers is not None and self.config.corner_46 is None:
+            # the markers say where square 46 is: no convention on the pieces' colours needed
+            fix = find_markers(frame, self.config.markers)
+            if fix is not None:
+                self.config = replace(self.config, corner_46=fix.corner_46)
         cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
                                       white_is_lighter=self.config.white_is_lighter,
                                       man_height=self.config.man_height)
@@ -142,7 +158,7 @@ class BoardWatcher:
                 if self.config.corner_46 is None:
                     self.config = replace(self.config, corner_46=fix.corner_46)
                 # (location, fix): the marker fix seen when the cached location was placed
-                placed = getattr(self, "_marker_ref", None)
+                placed = self._marker_ref
                 if not known:
                     self._location, self._pose = fix.location, None
                 elif placed is not None and placed[0] is self._location \
@@ -279,6 +295,7 @@ class BoardWatcher:
         if not self._episode:
             self._episode = True
             self._first_empty = {}
+            self._empty_frames = {}
             self._hand_seen = False
         if hand:
             self._hand_seen = True
@@ -313,11 +330,24 @@ class BoardWatcher:
         cal = self.calibration
         view = board_view(frame, self._location, self._pose, cal.man_height or 0.2)
         probs = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p
+        # Seen empty for a lift put back: read empty, with the cell's top sample and its floor
+        # patches as the cell looks empty, and its light neighbours (always empty) as they look:
+        # an arm the colour of the dark squares would cover those too.  Several frames are
+        # needed (`lift_frames`).
+        clear = np.zeros((10, 10), dtype=bool)
+        if cal.empty_ref is not None:
+            top_empty = distance(view.top, cal.empty_ref) < _CLEAR
+            padded = np.pad(top_empty, 1, constant_values=True)
+            clear = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                clear &= padded[1 + dr:11 + dr, 1 + dc:11 + dc]
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
-            if sq in self._first_empty or self._reference.reading(sq).content is None:
+            if self._reference.reading(sq).content is None:
                 continue
             if probs[r, c, 0] > 0.9:
-                self._first_empty[sq] = self._frames
+                self._first_empty.setdefault(sq, self._frames)
+                if clear[r, c]:
+                    self._empty_frames[sq] = self._empty_frames.get(sq, 0) + 1
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
@@ -326,14 +356,19 @@ class BoardWatcher:
         # move misread as "unchanged" must not be lost, and a piece lifted and put back matters
         # for touch-move.  Motion without a hand (a shaking camera) that changed nothing is no move.
         emit = complete or changed or self._hand_seen
-        # the squares whose pieces left (moved, captured, or changed), in the order they were
-        # first seen empty while the hand was over the board
+        # the squares whose pieces left (moved, captured, or changed), and those lifted and put
+        # back (seen surely empty on several frames while the hand was over the board), in the
+        # order they were first seen empty
         ref = self._reference
         gone = [sq for sq in range(1, 51) if ref is not None
                 and ref.reading(sq).content is not None
                 and obs.reading(sq).content != ref.reading(sq).content]
-        lifted = tuple(sorted(gone, key=lambda sq: (self._first_empty.get(sq, 1 << 30), sq)))
+        put_back = [sq for sq, n in self._empty_frames.items()
+                    if n >= self.config.lift_frames and sq not in gone]
+        lifted = tuple(sorted(gone + put_back,
+                              key=lambda sq: (self._first_empty.get(sq, 1 << 30), sq)))
         self._first_empty = {}
+        self._empty_frames = {}
         if self._location is not None:
             self._still = small_view(frame, self._location.homography)
         self._episode = False
@@ -347,35 +382,27 @@ class BoardWatcher:
         return Settled(obs, lifted, time, complete, frame=self._frames)
 
     def _refine(self, frame: np.ndarray, obs: Observation) -> None:
-        """Move the colour model towards what confident readings show (light squares are always
-        empty; confidently read squares are what they were read as)."""
+        """Teach the colour model what sure readings show: each sure cell's own look of what
+        stands on it (learnt at once where the cell was never seen so, `ColourModel.learnt`),
+        and the class colours a little.  Sure: the colours give it a probability above 0.98, it
+        is the same as at the last still board (a one-off misreading must not teach the model
+        its own mistake), and it is no king (a king's top is not a man's)."""
         cal = self.calibration
         assert cal is not None and self._location is not None and self._pose is not None
+        if cal.colours.cells is None:
+            return
         view = board_view(frame, self._location, self._pose, cal.man_height or 0.2)
-        cells = cal.orientation.square_cells()
         par = cal.orientation.dark_parity
-        top_n = view.top.copy()
-        if cal.empty_ref is not None:
-            top_n[..., 0] *= reference_gain(cal.empty_ref, view.parity)
+        probs = classify(view, cal.colours, par).p
         before = self._reference
-        # only squares read surely and the same as at the last still board: a one-off misreading
-        # must not teach the model its own mistake
-        sure = [(sq, obs.reading(sq).content) for sq in range(1, 51)
-                if obs.reading(sq).confidence > 0.98
-                and (before is None or before.reading(sq).content == obs.reading(sq).content)]
-        white = np.array([top_n[cells[sq - 1]] for sq, p in sure
-                          if p is not None and p.color is WHITE and not p.king]).reshape(-1, 3)
-        black = np.array([top_n[cells[sq - 1]] for sq, p in sure
-                          if p is not None and p.color is BLACK and not p.king]).reshape(-1, 3)
-        dark = np.array([view.floor[cells[sq - 1]] for sq in range(1, 51)]).reshape(-1, 3)
-        light = np.array([view.floor[r, c] for r in range(10) for c in range(10)
-                          if (r + c) % 2 != par]).reshape(-1, 3)
-        empty_ref = cal.empty_ref
-        if empty_ref is not None:
-            empty_ref = empty_ref.copy()
-            for sq, p in sure:
-                if p is None:
-                    r, c = cells[sq - 1]
-                    empty_ref[r, c] = 0.7 * empty_ref[r, c] + 0.3 * view.top[r, c]
-        self.calibration = replace(cal, colours=cal.colours.refined(light, dark, white, black),
-                                   empty_ref=empty_ref)
+        labels = np.full((10, 10), -1)
+        for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
+            piece = obs.reading(sq).content
+            k = EMPTY if piece is None else WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
+            if probs[r, c, k] > 0.98 and (piece is None or not piece.king) \
+                    and (before is None or before.reading(sq).content == piece):
+                labels[r, c] = k
+        colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels)
+        assert colours.cells is not None
+        self.calibration = replace(cal, colours=colours,
+                                   empty_ref=colours.cells.mean[..., EMPTY, :])
