@@ -13,7 +13,12 @@ frame.  Measured against the renderer's truth:
   precision of the kings.
 
 Progress goes to stderr; one JSON line to stdout.  ``--games N`` (default 20), ``--plies N``
-(default 10), ``--fps F`` (default 10), ``--seed S``.
+(default 10), ``--fps F`` (default 10), ``--seed S``.  ``--kings-only`` measures the kings alone
+(the watcher calibrated on the game's start frame, no game fed: much quicker; the game fields of
+the JSON are then zero); ``--verbose`` lists every missed king and every man read as a king on
+stderr (tilt, camera distance, cell, colours, the king evidence).  The JSON's ``king_p`` is the
+mean king probability the readings gave the true kings and the men (``kings``/``men``), and
+``king_p_bins`` how often a piece given a king probability in each bin was a king (calibration).
 """
 
 from __future__ import annotations
@@ -27,15 +32,82 @@ import cv2
 import numpy as np
 
 
+#: King probability bins for the calibration table.
+_BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0001)
+
+
+def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict,
+                 verbose: bool) -> None:
+    """Three frames of random positions (8 kings among 16 pieces) read by the calibrated
+    ``watcher``; counts into ``totals``, misses on stderr when ``verbose``."""
+    from rules.piece import BLACK, WHITE, Piece
+
+    for k in range(3):
+        pieces = {}
+        squares = rng.choice(np.arange(1, 51), 16, replace=False)
+        for i, sq in enumerate(squares):
+            pieces[int(sq)] = Piece(WHITE if i % 2 else BLACK, i < 8)
+        r = renderer.render(pieces, cam, style, light, seed=g * 7 + k)
+        obs = watcher.read(r.image)
+        totals["king_frames"] += 1
+        for sq in range(1, 51):
+            t, reading = pieces.get(sq), obs.reading(sq)
+            o = reading.content
+            if t is not None and t.king:
+                totals["kings_true"] += 1
+                totals["kings_found"] += o == t
+            if o is not None and o.king:
+                totals["kings_read"] += 1
+                totals["kings_right"] += o == t
+            if t is None or o is None or o.color is not t.color:
+                continue
+            pk = reading.probability(Piece(o.color, True))  # as the arbiter weighs it
+            b = int(np.searchsorted(_BINS, pk, side="right")) - 1
+            totals["bins"][b][0] += 1
+            totals["bins"][b][1] += t.king
+            totals["p_kings" if t.king else "p_men"].append(pk)
+        if verbose:
+            _explain(watcher, r, pieces, obs, g, cam, style, light)
+
+
+def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
+    """Every missed king and every man read as a king, with the evidence behind it."""
+    from vision.kings import king_evidence
+    from vision.squares import board_view, classify
+
+    cal = watcher.calibration
+    loc, pose = watcher._location, watcher._pose  # the bench looks inside on purpose
+    view = board_view(r.image, loc, pose, cal.man_height or 0.2)
+    occupied = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p[..., 0] < 0.5
+    ev = king_evidence(view, pose, occupied, man_height=cal.man_height, square_px=loc.square_px,
+                       offset=cal.rim_offset)
+    cells = cal.orientation.square_cells()
+    for sq, t in pieces.items():
+        o = obs.reading(sq).content
+        if (t.king and o == t) or (not t.king and not (o is not None and o.king)):
+            continue
+        rc = cells[sq - 1]
+        what = "missed king" if t.king else "man read as king"
+        fields = {name: round(float(getattr(ev, name)[rc]), 3)
+                  for name in ("height", "extent", "per_unit", "p_king")
+                  if hasattr(ev, name) and np.ndim(getattr(ev, name)) == 2}
+        print(f"  game {g} {what} sq {sq} cell {rc} read {o} tilt {cam.tilt_deg:.0f} "
+              f"dist {cam.distance_mm:.0f} px/sq {loc.square_px:.0f} man_h {style.man_height:.2f}"
+              f" cal_h {cal.man_height} off {cal.rim_offset:.3f} glare {light.glare:.1f} "
+              f"blur {light.blur:.1f} {fields}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.vision_accuracy")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--plies", type=int, default=10)
     ap.add_argument("--fps", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--kings-only", action="store_true",
+                    help="measure the kings alone (no game fed to the watcher)")
+    ap.add_argument("--verbose", action="store_true", help="every king error on stderr")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    from rules.piece import BLACK, WHITE, Piece
     from rules.position import Position
     from vision.pipeline import BoardWatcher, CalibrationError, WatchConfig
     from vision.locate import BoardNotFound
@@ -44,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     totals = dict(frames=0, settled=0, settled_with_hand=0, squares=0, squares_wrong=0,
                   boards_right=0, moves=0, moves_with_one_settled=0, extra_settled=0,
                   lifted_right=0, kings_true=0, kings_found=0, kings_read=0, kings_right=0,
-                  king_frames=0, calibration_failures=0, games=0, tilted_games=0)
+                  king_frames=0, calibration_failures=0, games=0, tilted_games=0,
+                  bins=[[0, 0] for _ in _BINS[:-1]], p_kings=[], p_men=[])
     wrong_examples = []
     hand_examples: list[dict] = []
     t0 = time.time()
@@ -63,6 +136,8 @@ def main(argv: list[str] | None = None) -> None:
             m = legal[int(rng.integers(len(legal)))]
             moves.append(m)
             pos = pos.play(m)
+        if args.kings_only and cam.tilt_deg < 20.0:
+            continue
         frames = game_frames(Position.start(), moves, fps=args.fps, camera=cam, style=style,
                              lighting=light, seed=g, jitter=0.3, touches=0.3, renderer=renderer)
         first = next(frames)
@@ -75,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
             continue
         totals["games"] += 1
         per_ply: dict[int, int] = {}
-        for f in frames:
+        for f in () if args.kings_only else frames:
             totals["frames"] += 1
             s = watcher.feed(f.image, f.time)
             if s is None:
@@ -94,30 +169,19 @@ def main(argv: list[str] | None = None) -> None:
             if wrong and len(wrong_examples) < 10:
                 wrong_examples.append({"game": g, "time": f.time, "squares": wrong,
                                        "tilt": round(cam.tilt_deg, 1)})
-        totals["moves"] += len(moves)
-        totals["moves_with_one_settled"] += sum(1 for p in range(1, len(moves) + 1) if per_ply.get(p) == 1)
-        totals["extra_settled"] += sum(max(0, n - 1) for n in per_ply.values()) + per_ply.get(0, 0)
+        if not args.kings_only:
+            totals["moves"] += len(moves)
+            totals["moves_with_one_settled"] += sum(1 for p in range(1, len(moves) + 1)
+                                                    if per_ply.get(p) == 1)
+            totals["extra_settled"] += (sum(max(0, n - 1) for n in per_ply.values())
+                                        + per_ply.get(0, 0))
         if cam.tilt_deg >= 20.0:
             totals["tilted_games"] += 1
-            for k in range(3):
-                pieces = {}
-                squares = rng.choice(np.arange(1, 51), 16, replace=False)
-                for i, sq in enumerate(squares):
-                    pieces[int(sq)] = Piece(WHITE if i % 2 else BLACK, i < 8)
-                r = renderer.render(pieces, cam, style, light, seed=g * 7 + k)
-                obs = watcher.read(r.image)
-                totals["king_frames"] += 1
-                for sq in range(1, 51):
-                    t, o = pieces.get(sq), obs.reading(sq).content
-                    if t is not None and t.king:
-                        totals["kings_true"] += 1
-                        totals["kings_found"] += o == t
-                    if o is not None and o.king:
-                        totals["kings_read"] += 1
-                        totals["kings_right"] += o == t
+            _king_frames(watcher, renderer, cam, style, light, rng, g, totals, args.verbose)
         print(f"game {g + 1}/{args.games}: tilt {cam.tilt_deg:.0f}, {totals['frames']} frames, "
-              f"{totals['squares_wrong']} squares wrong so far, {time.time() - t0:.0f} s",
-              file=sys.stderr)
+              f"{totals['squares_wrong']} squares wrong so far, kings {totals['kings_found']}/"
+              f"{totals['kings_true']} found, {totals['kings_read'] - totals['kings_right']} "
+              f"false, {time.time() - t0:.0f} s", file=sys.stderr)
     sq = max(1, totals["squares"])
     out = {
         "games": totals["games"], "calibration_failures": totals["calibration_failures"],
@@ -132,6 +196,10 @@ def main(argv: list[str] | None = None) -> None:
         "tilted_games": totals["tilted_games"], "king_frames": totals["king_frames"],
         "king_recall": round(totals["kings_found"] / max(1, totals["kings_true"]), 4),
         "king_precision": round(totals["kings_right"] / max(1, totals["kings_read"]), 4),
+        "king_p": {"kings": round(float(np.mean(totals["p_kings"])), 3) if totals["p_kings"] else None,
+                   "men": round(float(np.mean(totals["p_men"])), 3) if totals["p_men"] else None},
+        "king_p_bins": [{"p": [_BINS[i], min(1.0, _BINS[i + 1])], "pieces": n, "kings": k}
+                        for i, (n, k) in enumerate(totals["bins"]) if n],
         "wrong_examples": wrong_examples,
         "settled_with_hand_examples": hand_examples,
         "seconds": round(time.time() - t0, 1),
