@@ -69,14 +69,14 @@ def main() -> None:
         w.calibrate(r.image)
         watchers.append(w)
     pairs = list(zip(images, locs, watchers))
-    cached = _ms(lambda p: small_view(p[0], p[1].homography), pairs, 5)  # the cached check
+    cached = _ms(lambda p: small_view(p[0], p[1]), pairs, 5)  # the cached check
     poses = [estimate_pose(l.homography, (1280, 960)) for l in locs]
     trip = list(zip(images, locs, poses, watchers))
     read = _ms(lambda p: p[3].read(p[0]), trip, 3)
     view_only = _ms(lambda p: classify(board_view(p[0], p[1], p[2]),
                                        p[3].calibration.colours, 1).p, trip, 3)
     cfg = MotionConfig()
-    views = [small_view(im, l.homography) for im, l in zip(images, locs)]
+    views = [small_view(im, l) for im, l in zip(images, locs)]
     motion = _ms(lambda v: measure(v, v, v, cfg), views, 20)
     # whole feed on still frames (no settling due) and a game's frames
     still = _ms(lambda p: p[2].feed(p[0], 0.0), pairs, 5)

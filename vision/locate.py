@@ -26,10 +26,12 @@ corner scores); when the checker pattern is no longer where it was and nothing c
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+
+from vision.lens import Lens, fit_lens, remap_grid
 
 log = logging.getLogger(__name__)
 
@@ -55,16 +57,33 @@ class BoardLocation:
     corners: np.ndarray
     corners_found: int
     method: str
+    lens: Lens | None = None
+    _maps: dict = field(default_factory=dict, init=False, repr=False)
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Grid coordinates (N x 2) to image pixels (N x 2)."""
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        out = cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        return self.lens.distort(out) if self.lens is not None else out
 
     def to_grid(self, points: np.ndarray) -> np.ndarray:
         """Image pixels (N x 2) to grid coordinates (N x 2)."""
-        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        if self.lens is not None:
+            pts = self.lens.undistort(pts)
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2),
+                                        np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def remap(self, px: float, lo: float, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """`cv2.remap` maps of a top-down view through the lens (see `vision.lens.remap_grid`),
+        kept with the location: it changes rarely."""
+        assert self.lens is not None
+        key = (float(px), float(lo), int(size))
+        if key not in self._maps:
+            if len(self._maps) > 8:
+                self._maps.clear()
+            self._maps[key] = remap_grid(self.lens, self.homography, px, lo, size)
+        return self._maps[key]
 
     @property
     def square_px(self) -> float:
@@ -73,17 +92,25 @@ class BoardLocation:
         return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / 10.0)
 
     @classmethod
-    def from_homography(cls, homography: np.ndarray, corners_found: int, method: str
-                        ) -> "BoardLocation":
-        """The location of a grid->image homography already oriented (see `orient_homography`)."""
+    def from_homography(cls, homography: np.ndarray, corners_found: int, method: str,
+                        lens: Lens | None = None) -> "BoardLocation":
+        """The location of a grid->image homography already oriented (see `orient_homography`),
+        seen through ``lens`` when one is given (the homography then maps to distortion-free
+        pixels)."""
         corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), homography).reshape(-1, 2)
-        return cls(homography, corners, corners_found, method)
+        if lens is not None:
+            corners = lens.distort(corners)
+        return cls(homography, corners, corners_found, method, lens)
 
     def scaled(self, factor: float) -> "BoardLocation":
         """The same location in an image scaled by ``factor``."""
         s = np.diag([factor, factor, 1.0])
+        lens = self.lens
+        if lens is not None:
+            lens = Lens((lens.centre[0] * factor, lens.centre[1] * factor), lens.norm * factor,
+                        lens.lam)
         return BoardLocation(s @ self.homography, self.corners * factor, self.corners_found,
-                             self.method)
+                             self.method, lens)
 
 
 def warp_matrix(homography: np.ndarray, px: float, lo: float = 0.0) -> np.ndarray:
@@ -93,10 +120,19 @@ def warp_matrix(homography: np.ndarray, px: float, lo: float = 0.0) -> np.ndarra
     return g2w @ np.linalg.inv(homography)
 
 
-def warp(image: np.ndarray, homography: np.ndarray, px: int, lo: float = 0.0,
+def warp(image: np.ndarray, where: "BoardLocation | np.ndarray", px: int, lo: float = 0.0,
          hi: float = 10.0, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
-    """A top-down view of grid square range [lo, hi]^2 with ``px`` pixels per square."""
+    """A top-down view of grid square range [lo, hi]^2 with ``px`` pixels per square, of a
+    `BoardLocation` (through its lens, if any) or of a grid->image homography."""
     size = int(round((hi - lo) * px))
+    if isinstance(where, BoardLocation):
+        if where.lens is not None:
+            m1, m2 = where.remap(px, lo, size)
+            if interpolation == cv2.INTER_AREA:  # not one of remap's
+                interpolation = cv2.INTER_LINEAR
+            return cv2.remap(image, m1, m2, interpolation, borderMode=cv2.BORDER_REPLICATE)
+        where = where.homography
+    homography = where
     return cv2.warpPerspective(image, warp_matrix(homography, px, lo), (size, size),
                                flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
 
@@ -387,11 +423,9 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
             continue
         g = np.array([(k[0] - ox, k[1] - oy) for k in inner], dtype=np.float64)
         p = np.array(list(inner.values()), dtype=np.float64)
-        H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
-        if H is None:
+        loc = _fitted(g, p, scale, image.shape, method)
+        if loc is None:
             continue
-        H = np.diag([1 / scale, 1 / scale, 1.0]) @ orient_homography(H)
-        loc = BoardLocation.from_homography(H, len(inner), method)
         log.debug("seed %s: %d inner corners, window score %.1f margin %.1f", method,
                   len(inner), score, margin)
         key = len(inner) + min(margin, 10.0)
@@ -419,8 +453,18 @@ def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int 
         return None
     g = np.array(list(inner), dtype=np.float64)
     p = np.array(list(inner.values()), dtype=np.float64)
-    H, _ = cv2.findHomography(g, p, cv2.RANSAC, 2.0)
+    return _fitted(g, p, scale, image.shape, "refined")
+
+
+def _fitted(grid: np.ndarray, points: np.ndarray, scale: float, shape: tuple[int, ...],
+            method: str) -> BoardLocation | None:
+    """The location from inner grid corners (``grid`` in squares, ``points`` in pixels of the
+    working image, ``scale`` times the frame's): the lens that straightens them, if any
+    (`vision.lens`), then the homography, in the frame's own pixels."""
+    full = points / scale
+    lens = fit_lens(grid, full, (shape[1], shape[0]))
+    target = lens.undistort(full) if lens is not None else full
+    H, _ = cv2.findHomography(grid, target, cv2.RANSAC, 2.0 / scale)
     if H is None:
         return None
-    H = np.diag([1 / scale, 1 / scale, 1.0]) @ orient_homography(H)
-    return BoardLocation.from_homography(H, len(inner), "refined")
+    return BoardLocation.from_homography(orient_homography(H), len(grid), method, lens)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate import warp_matrix
+from vision.locate import BoardLocation, warp
 
 #: Pixels per square of the motion view.
 MOTION_PX = 8
@@ -56,13 +56,11 @@ class MotionSample:
     corners_changed: int = 0  # largest blob of grid points differing from the still board
 
 
-def small_view(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
     """The colour top-down view of the playing area plus the ring (float32 BGR; colour, since a
-    hand can be as light as the border it covers)."""
-    size = (10 + 2 * _RING) * MOTION_PX
-    m = warp_matrix(homography, MOTION_PX, -_RING)
-    view = cv2.warpPerspective(frame, m, (size, size), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    hand can be as light as the border it covers) of a `BoardLocation` or a grid->image
+    homography."""
+    view = warp(frame, location, MOTION_PX, -_RING, 10 + _RING, cv2.INTER_AREA)
     return cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
 
 
