@@ -72,7 +72,7 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
 
 def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
     """Every missed king and every man read as a king, with the evidence behind it."""
-    from vision.kings import king_evidence
+    from vision.kings import KingCalibration, king_evidence
     from vision.squares import board_view, classify
 
     cal = watcher.calibration
@@ -89,11 +89,18 @@ def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
         rc = cells[sq - 1]
         what = "missed king" if t.king else "man read as king"
         fields = {name: round(float(getattr(ev, name)[rc]), 3)
-                  for name in ("height", "extent", "per_unit", "p_king")
+                  for name in ("height", "extent", "shift", "per_unit", "p_king")
                   if hasattr(ev, name) and np.ndim(getattr(ev, name)) == 2}
+        kc = cal.rim_offset
+        if isinstance(kc, KingCalibration):
+            how = (f"bias {np.round(kc.bias, 3).tolist()} sigma {np.round(kc.sigma, 3).tolist()} "
+                   f"displacement {np.abs(kc.displacement).max():.3f}")
+        else:
+            how = f"offset {kc:.3f}"
         print(f"  game {g} {what} sq {sq} cell {rc} read {o} tilt {cam.tilt_deg:.0f} "
               f"dist {cam.distance_mm:.0f} px/sq {loc.square_px:.0f} man_h {style.man_height:.2f}"
-              f" cal_h {cal.man_height} off {cal.rim_offset:.3f} glare {light.glare:.1f} "
+              f" cal_h {cal.man_height or float('nan'):.3f} r {ev.radius:.3f} "
+              f"(true {style.piece_diameter / 2:.3f}) {how} glare {light.glare:.1f} "
               f"blur {light.blur:.1f} {fields}", file=sys.stderr)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from rules.piece import BLACK, WHITE, Piece
 from rules.squares import column, row
 from vision.colours import ColourModel
-from vision.kings import king_evidence
+from vision.kings import KingCalibration, KingEvidence, calibrate, king_evidence
 from vision.locate import BoardLocation, find_board
 from vision.pose import Pose, estimate_pose
 from vision.squares import BoardView, board_view, classify, learn_colours, reference_gain
@@ -70,7 +70,7 @@ class Calibration:
     colours: ColourModel
     man_height: float | None
     empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty
-    rim_offset: float = 0.0  # bias of the measured far rim of a piece (squares)
+    rim_offset: KingCalibration | float = 0.0  # the king measurement's calibration
 
 
 def _empty_reference(view: BoardView, empty_dark: list[tuple[int, int]],
@@ -102,34 +102,14 @@ def _empty_reference(view: BoardView, empty_dark: list[tuple[int, int]],
     return ref
 
 
-_PRIOR_WEIGHT = 2.0
-
-
-def _fit_heights(ev, pose: Pose) -> tuple[float | None, float]:
-    """A man's height and the far-rim bias from the 40 men of the start position: the measured
-    extent grows with the cell's |shift| per unit height (slope: the height; intercept: the bias),
-    a straight-line fit robust to a few bad rims."""
-    ok = np.isfinite(ev.extent) & np.isfinite(ev.per_unit)
-    x = ev.per_unit[ok]
-    y = ev.extent[ok]
-    if len(x) < 20 or np.ptp(x) < 0.05:
-        h = float(np.median(y / np.maximum(x, 1e-3))) if len(x) else 0.2
-        return (float(np.clip(h, 0.08, 0.4)) if len(x) >= 20 else None), 0.0
-    for _ in range(3):
-        # a weak prior on a man's height (0.21 square, a 40 mm square and 8-9 mm men) keeps the
-        # slope sane when the camera sees the whole board from nearly one angle
-        a = np.vstack([np.vstack([x, np.ones_like(x)]).T, [[np.sqrt(_PRIOR_WEIGHT), 0.0]]])
-        b = np.concatenate([y, [np.sqrt(_PRIOR_WEIGHT) * 0.21]])
-        (slope, icpt), *_ = np.linalg.lstsq(a, b, rcond=None)
-        resid = np.abs(y - (slope * x + icpt))
-        keep = resid <= max(np.median(resid) * 3.0, 0.02)
-        x, y = x[keep], y[keep]
-    # extent = h * rho / (H - h) ~ h * per_unit * H / (H - h): undo the small-h approximation
-    h = float(slope) * pose.height / (pose.height + float(slope))
-    if not 0.12 <= h <= 0.35:  # implausible: keep the usual height, fit the bias alone
-        h = 0.21
-        icpt = float(np.median(y - h * x * pose.height / (pose.height - h)))
-    return h, float(icpt)
+def _fit_heights(ev: KingEvidence, pose: Pose) -> tuple[float | None, KingCalibration | float]:
+    """A man's height and the calibration of the king measurement (`vision.kings.calibrate`)
+    from the king evidence of the 40 men of the start position; (None, 0.0) when it cannot be
+    had (then a single frame's median height stands in)."""
+    kings = calibrate(ev, pose)
+    if kings is None:
+        return None, 0.0
+    return kings.man_height, kings
 
 
 def start_board() -> dict[int, Piece]:

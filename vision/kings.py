@@ -1,15 +1,32 @@
-"""Kings from men: a king is two men stacked, so it stands twice as high.
+"""Kings from men: a king is two men stacked, so its top face stands twice as high.
 
-Seen obliquely, a piece of height ``h`` covers, in the top-down (board-plane) view, its base disc
-swept along the camera's outward direction ``u`` (away from the camera's foot) to its top face,
-displaced by ``|shift(h)|`` (`vision.pose`).  Along ``u`` through the cell centre, the piece's
-silhouette therefore runs from ``-r`` (the base's near rim) to ``|shift(h)| + r`` (the top's far
-rim).  Measuring both rims on a colour profile gives ``r`` and the height, whatever the piece's
-size; heights near twice a man's are kings.
+Seen obliquely, a piece of height ``h`` covers, in the top-down (board-plane) reading view, its
+base disc swept along the camera's outward direction ``u`` (away from the camera's foot) to its
+top face, a disc of (almost) the same radius displaced by ``s = |shift(h)|`` (`vision.pose`).
+On the near side the stack's side band shows; the top face is the uniformly lit part.  So along
+``u`` through the cell centre the top face spans ``[s - r, s + r]``, and ``s`` tells a man from a
+king: a king's is about twice a man's.
 
-How sure that is depends on how far apart the two hypotheses' far rims are in image pixels: with
-the camera nearly straight above the board they coincide and the evidence is weak (`uncertain`,
-and the readings then say so with a king/man ``alternative``).
+Measuring, per piece (all vectorised, well under a millisecond for a full board):
+
+- ``r``, the pieces' radius, from profiles across ``u`` (the silhouette's width is ``2r`` at any
+  height, so men and kings agree): the symmetric window whose ends have the strongest edges and
+  the cell's own floor just outside them; the contrast-weighted median over the board's pieces.
+- the top colour, from the part of the profile that is top face whether the piece is a man or a
+  king, and ``s``: the window of width ``2r`` along ``u`` that holds the samples nearest that
+  colour (least squared colour distance).  It uses both rims of the top face, each as far as its
+  contrast allows (the band on the near side, the floor or a neighbour on the far side), and
+  nothing beyond them, so a square's corner or a piece behind cannot pull it.
+
+The start position calibrates it (`calibrate`): the view's own distortion along ``u`` (the board's
+grid lines measured where they should be; a lens bends them and a homography cannot follow), a
+man's height and each piece colour's bias and noise of the measured shift (a dark piece on a dark
+square shows only a faint far rim).  A reading then weighs ``s`` against a man's and a king's with
+a Student-t likelihood (heavy tails: one odd profile never makes a certain king) of the colour's
+calibrated spread.  How far apart the two hypotheses are in image pixels decides whether the
+camera can tell at all (`KingEvidence.uncertain`, near-vertical cameras: the readings then say so
+with a king/man ``alternative``).  Without a calibration (one photo), the man's height is the
+median of the measured heights and the spread is ``noise``.
 """
 
 from __future__ import annotations
@@ -19,29 +36,69 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.colours import distance
+from vision.colours import two_means
 from vision.pose import Pose
 from vision.squares import MAN_HEIGHT, MARGIN, BoardView
 
-#: Profile sample step (squares) and extent along the outward direction.
-_T = np.arange(-0.75, 1.3, 0.025)
+#: Profile samples along ``u`` (squares from the cell centre) and their offsets across it.
+_T = np.arange(-0.6, 1.725, 0.025)
 _W = np.array([-0.12, -0.06, 0.0, 0.06, 0.12])
+#: Profile samples across ``u`` (for the radius) and their offsets along it.
+_V = np.arange(-0.75, 0.76, 0.025)
+_VW = np.array([-0.06, 0.0, 0.06])
+#: Half-window (squares) of the edge contrasts of the width fit.
+_EPS = 0.05
+#: Candidate positions of the top face per piece.
+_CANDIDATES = 48
+#: Student-t degrees of freedom of the measured shift.
+_NU = 4.0
+#: Smallest spread (squares) of a calibrated shift: a third of a view pixel and the sub-sample
+#: interpolation are not better than this.
+_SIGMA_MIN = 0.01
+
+
+@dataclass(frozen=True, eq=False)
+class KingCalibration:
+    """What the start position teaches (`calibrate`): a man's ``man_height`` (squares); the
+    reading view's ``displacement`` (10 x 10 x 2, squares) of each cell centre from where the
+    homography puts it; per piece colour (index 0 the lighter): the ``tops`` colour (Lab), the
+    ``bias`` and ``sigma`` of the measured top-face shift (squares)."""
+
+    man_height: float
+    displacement: np.ndarray
+    tops: np.ndarray
+    bias: np.ndarray
+    sigma: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
 class KingEvidence:
-    """Per cell ([row, col], image grid): ``height`` measured (squares; NaN where no piece),
-    ``p_king`` the probability of a king, ``king`` the decision; ``uncertain`` when the camera is
-    too nearly above the board to tell (``separation_px`` is the image distance between the far
-    rims of a man and a king at the board centre)."""
+    """Per cell ([row, col], image grid; NaN where no piece): ``height`` measured (squares),
+    ``extent`` the measured top-face shift along ``u`` less the calibrated offsets (squares),
+    ``per_unit`` the shift per unit of height, ``p_king`` the probability of a king, ``king`` the
+    decision; ``uncertain`` when the camera is too nearly above the board to tell
+    (``separation_px``: the image distance between a man's and a king's top at the board centre).
+    ``shift``, ``tops``, ``radius`` and ``view`` are the raw measurements `calibrate` learns from.
+    """
 
     height: np.ndarray
-    extent: np.ndarray  # far rim beyond the base radius, squares (NaN where no piece)
-    per_unit: np.ndarray  # |shift| per unit of height at each cell
+    extent: np.ndarray
+    per_unit: np.ndarray
     p_king: np.ndarray
     king: np.ndarray
     uncertain: bool
     separation_px: float
+    shift: np.ndarray | None = None
+    tops: np.ndarray | None = None
+    radius: float = float("nan")
+    view: BoardView | None = None
+    directions: np.ndarray | None = None
+
+
+def _shift_of(h: float | np.ndarray, per_unit: np.ndarray, height: float) -> np.ndarray:
+    """|shift| of a point ``h`` above a board point with |shift| per unit height ``per_unit``:
+    ``h * rho / (H - h)`` with ``rho = per_unit * H``."""
+    return h * per_unit * height / np.maximum(height - h, 1e-3)
 
 
 def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: float) -> np.ndarray:
@@ -52,106 +109,281 @@ def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: 
     return e * pose_height / np.maximum(rho + e, 1e-6)
 
 
+def _sample(view: BoardView, pts: np.ndarray) -> np.ndarray:
+    """Lab samples of the view at grid points ``pts`` (..., 2)."""
+    pix = (pts + MARGIN) * view.px
+    shape = pts.shape[:-1]
+    flat = pix.reshape(1, -1, 2).astype(np.float32)
+    out = cv2.remap(view.lab, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(*shape, 3).astype(np.float64)
+
+
+def _at(profile: np.ndarray, grid: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Linear interpolation of per-piece profiles (n, len(grid), ...) at positions t (n, k)."""
+    step = grid[1] - grid[0]
+    x = np.clip((t - grid[0]) / step, 0, len(grid) - 1 - 1e-9)
+    i = np.floor(x).astype(int)
+    f = x - i
+    rows = np.arange(len(profile))[:, None]
+    a, b = profile[rows, i], profile[rows, i + 1]
+    if profile.ndim == 3:
+        f = f[..., None]
+    return a * (1 - f) + b * f
+
+
+def _radius(view: BoardView, centres: np.ndarray, mid: np.ndarray, v: np.ndarray,
+            u: np.ndarray, floors: np.ndarray) -> float:
+    """The pieces' radius from profiles across ``u`` through ``mid`` (see the module docstring)."""
+    pts = (mid[:, None, None, :] + _V[None, :, None, None] * v[:, None, None, :]
+           + _VW[None, None, :, None] * u[:, None, None, :])
+    prof = np.median(_sample(view, pts), axis=2)  # (n, V, 3)
+    widths = np.arange(0.3, 0.56, 0.0125)
+    n, k = len(centres), len(widths)
+    w = np.broadcast_to(widths, (n, k))
+    il, ol = _at(prof, _V, -w + _EPS), _at(prof, _V, -w - _EPS)
+    ir, orr = _at(prof, _V, w - _EPS), _at(prof, _V, w + _EPS)
+    edge = np.linalg.norm(il - ol, axis=-1) + np.linalg.norm(ir - orr, axis=-1)
+    spots = np.linspace(-1, 1, 12)[None, None, :] * (w - _EPS)[..., None]
+    inner = _at(prof, _V, spots.reshape(n, -1)).reshape(n, k, 12, 3)
+    dev = np.linalg.norm(inner - inner.mean(axis=2, keepdims=True), axis=-1).mean(axis=-1)
+    off = (np.linalg.norm(ol - floors[:, None, :], axis=-1)
+           + np.linalg.norm(orr - floors[:, None, :], axis=-1))
+    score = edge - 2 * dev - 2 * off
+    best = np.argmax(score, axis=1)
+    r = widths[best]
+    c = edge[np.arange(n), best]
+    order = np.argsort(r)
+    cw = np.cumsum(c[order] ** 2)
+    if cw[-1] <= 0:
+        return 0.42
+    return float(r[order][np.searchsorted(cw, cw[-1] / 2)])
+
+
+def _top_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
+               top: np.ndarray) -> np.ndarray:
+    """Per piece, the centre in [lo, hi] of the window of half-width ``r`` along the profile whose
+    samples are nearest the colour ``top`` (least squared distance, sub-sample refined)."""
+    n = len(prof)
+    d2 = np.sum((prof - top[:, None, :]) ** 2, axis=-1)
+    step = _T[1] - _T[0]
+    cum = np.concatenate([np.zeros((n, 1)), np.cumsum(0.5 * (d2[:, 1:] + d2[:, :-1]) * step,
+                                                      axis=1)], axis=1)
+    frac = np.linspace(0.0, 1.0, _CANDIDATES)
+    ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
+    cost = _at(cum, _T, ss + r) - _at(cum, _T, ss - r)  # cum[:, j]: the integral up to _T[j]
+    k = np.argmin(cost, axis=1)
+    rows = np.arange(n)
+    s = ss[rows, k]
+    inner = (k > 0) & (k < _CANDIDATES - 1)
+    a = cost[rows, np.maximum(k - 1, 0)]
+    b = cost[rows, k]
+    c = cost[rows, np.minimum(k + 1, _CANDIDATES - 1)]
+    den = a - 2 * b + c
+    ok = inner & (den > 1e-12)
+    spacing = (hi - lo) / (_CANDIDATES - 1)
+    s = np.where(ok, s + 0.5 * (a - c) / np.where(ok, den, 1.0) * spacing, s)
+    return s
+
+
+def _t_loglik(x: np.ndarray, mu: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    z = (x - mu) / sigma
+    return -np.log(sigma) - (_NU + 1) / 2 * np.log1p(z * z / _NU)
+
+
 def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                   man_height: float | None = None, square_px: float | None = None,
-                  prior_king: float = 0.1, noise: float = 0.02, offset: float = 0.0
-                  ) -> KingEvidence:
-    """Measure the height of every occupied cell's piece and weigh man against king.
+                  prior_king: float = 0.1, noise: float = 0.02,
+                  offset: float | KingCalibration = 0.0) -> KingEvidence:
+    """Measure the top-face shift of every occupied cell's piece and weigh man against king.
 
-    ``square_px``: the size of a square in the camera image (for how sure the answer can be);
-    ``prior_king``: how likely a piece is a king before looking; ``noise`` the measuring noise
-    of a rim (squares) besides a pixel and a half; ``man_height`` (squares) when
-    known from a calibration, else the median measured height (most pieces are men); ``offset``
-    the calibrated bias of the measured far rim (squares; blur and shading move it)."""
+    ``square_px``: the size of a square in the camera image (whether the camera can tell at
+    all); ``prior_king``: how likely a piece is a king before looking; ``man_height`` (squares)
+    when known, else the median measured height (most pieces are men); ``offset``: a
+    `KingCalibration` from the start position (`calibrate`), or a constant bias of the measured
+    shift (squares); ``noise``: the measuring spread (squares) without a calibration."""
     nan = np.full((10, 10), np.nan)
+    cal = offset if isinstance(offset, KingCalibration) else None
+    if cal is not None and man_height is None:
+        man_height = cal.man_height
     assumed = MAN_HEIGHT if man_height is None else man_height
-    cells = np.argwhere(occupied)
-    centres = np.array([[c + 0.5, r + 0.5] for r, c in cells], dtype=np.float64)
-    sep_board = float(np.linalg.norm(pose.shift(np.array([[5.0, 5.0]]), 2 * assumed))
-                      - np.linalg.norm(pose.shift(np.array([[5.0, 5.0]]), assumed)))
+    centre = np.array([[5.0, 5.0]])
+    sep_board = float(np.linalg.norm(pose.shift(centre, 2 * assumed))
+                      - np.linalg.norm(pose.shift(centre, assumed)))
     sep_px = sep_board * (square_px if square_px is not None else 50.0)
     uncertain = sep_px < 2.5
+    cells = np.argwhere(occupied)
     if not len(cells):
         z = np.zeros((10, 10))
         return KingEvidence(nan, nan, nan, z, z.astype(bool), uncertain, sep_px)
+    n = len(cells)
+    centres = np.stack([cells[:, 1] + 0.5, cells[:, 0] + 0.5], axis=1).astype(np.float64)
     unit = pose.shift(centres, 1e-3) / 1e-3  # d|shift|/dh at h = 0: rho / H along u
     per_unit = np.linalg.norm(unit, axis=1)
     u = unit / np.maximum(per_unit[:, None], 1e-9)
-    # directions with no tilt: any axis, the extent is then ~r either way
-    u[per_unit < 1e-6] = [0.0, 1.0]
+    u[per_unit < 1e-6] = [0.0, 1.0]  # no tilt: any axis
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    H = pose.height
+    floors = view.floor[cells[:, 0], cells[:, 1]]
+    r = _radius(view, centres, centres + pose.shift(centres, 0.5 * assumed), v, u, floors)
     pts = (centres[:, None, None, :] + _T[None, :, None, None] * u[:, None, None, :]
            + _W[None, None, :, None] * v[:, None, None, :])
-    pix = (pts + MARGIN) * view.px
-    mx = pix[..., 0].astype(np.float32)
-    my = pix[..., 1].astype(np.float32)
-    n = len(cells)
-    flat_x = mx.reshape(n, -1)
-    flat_y = my.reshape(n, -1)
-    samples = cv2.remap(view.lab, flat_x, flat_y, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).reshape(n, len(_T), len(_W), 3)
-    profile = np.median(samples, axis=2).astype(np.float64)  # (n, T, 3)
-    tops = view.top[cells[:, 0], cells[:, 1]]
-    # floor colours: both square colours (from all floor samples)
-    par = view.parity
-    f0 = np.median(view.floor[par == 0], axis=0)
-    f1 = np.median(view.floor[par == 1], axis=0)
-    m = view.px * MARGIN
-    ring = np.concatenate([view.lab[m // 4:m * 3 // 4].reshape(-1, 3),
-                           view.lab[-m * 3 // 4:-m // 4].reshape(-1, 3)])
-    f2 = np.median(ring, axis=0)  # the border or table beyond the playing area
-    d_piece = distance(profile, tops[:, None, :])
-    d_floor = np.minimum.reduce([distance(profile, f0), distance(profile, f1),
-                                 distance(profile, f2)])
-    contrast = np.minimum(distance(tops, f0), distance(tops, f1))[:, None]
-    piece_like = (d_piece < d_floor) & (d_piece < 0.5 * contrast)
-    t0 = int(np.argmin(np.abs(_T)))
-    heights = nan.copy()
-    radius = np.full(n, np.nan)
-    far = np.full(n, np.nan)
-    for i in range(n):
-        pl = piece_like[i]
-        if not pl[t0]:
-            continue
-        j = t0
-        while j + 2 < len(_T) and (pl[j + 1] or pl[j + 2]):
-            j += 1
-        k = t0
-        while k - 2 >= 0 and (pl[k - 1] or pl[k - 2]):
-            k -= 1
-        far[i] = _T[j] + 0.0125
-        radius[i] = -(_T[k] - 0.0125)
-    r_est = np.nanmedian(radius) if np.any(np.isfinite(radius)) else 0.42
-    extent = far - r_est - offset
-    h = _heights_from_extent(extent, per_unit, pose.height)
+    prof = np.median(_sample(view, pts), axis=2)  # (n, T, 3)
+
+    # the offsets of the measured shift: the view's distortion along u and the colour's bias
+    if cal is not None:
+        delta = np.einsum("nk,nk->n", cal.displacement[cells[:, 0], cells[:, 1]], u)
+    else:
+        delta = np.full(n, float(offset) if np.isscalar(offset) else 0.0)
+    s_man = _shift_of(assumed, per_unit, H)
+    s_king = _shift_of(2 * assumed, per_unit, H)
+    if man_height is None:  # measure first, the man's height is the median
+        mid = _shift_of(1.5 * assumed, per_unit, H)
+        lo = np.zeros(n)
+        hi = _shift_of(2.6 * assumed, per_unit, H) + 0.03
+    else:
+        mid = 0.5 * (s_man + s_king)
+        d = s_king - s_man
+        lo = np.maximum(s_man - 0.6 * d, 0.0)
+        hi = s_king + 0.6 * d
+    tnear = np.linspace(-0.5, 0.5, 9)[None, :] * r
+    tops = np.median(_at(prof, _T, delta[:, None] + mid[:, None] + tnear), axis=1)
+    colour = np.zeros(n, dtype=int)
+    if cal is not None:
+        colour = np.argmin(np.linalg.norm(tops[:, None, :] - cal.tops[None], axis=-1), axis=1)
+        delta = delta + cal.bias[colour]
+    raw = _top_shift(prof, r, lo + delta, hi + delta, tops)
+    extent = raw - delta
+    h = _heights_from_extent(extent, per_unit, H)
     if man_height is None:
-        finite = h[np.isfinite(h)]
-        man_height = (float(np.clip(np.median(finite), 0.1, 0.4))
-                      if len(finite) >= 3 and not uncertain else assumed)
+        man_height = (float(np.clip(np.median(h), 0.1, 0.4))
+                      if n >= 3 and not uncertain else assumed)
+        s_man = _shift_of(man_height, per_unit, H)
+        s_king = _shift_of(2 * man_height, per_unit, H)
+    if cal is not None:
+        sigma = cal.sigma[colour]
+    else:
+        px = square_px if square_px is not None else 50.0
+        sigma = np.full(n, np.hypot(1.5 / px, noise))
+    a = np.log(prior_king) + _t_loglik(extent, s_king, sigma)
+    b = np.log(1 - prior_king) + _t_loglik(extent, s_man, sigma)
+    pk = 1.0 / (1.0 + np.exp(np.clip(b - a, -50, 50)))
+    if uncertain:  # too steep a view to tell: say so through the probability only
+        pk = np.minimum(pk, 0.45)
     p_king = np.zeros((10, 10))
-    king = np.zeros((10, 10), dtype=bool)
-    # likelihoods: height measured with a noise of about a pixel and a half in the image
-    px = square_px if square_px is not None else 50.0
-    sigma_ext = 1.5 / px + noise
-    for i, (r, c) in enumerate(cells):
-        if not np.isfinite(h[i]):
-            p_king[r, c] = prior_king
-            continue
-        heights[r, c] = h[i]
-        e_man = np.linalg.norm(pose.shift(centres[i:i + 1], man_height))
-        e_king = np.linalg.norm(pose.shift(centres[i:i + 1], 2 * man_height))
-        ll_man = -((extent[i] - e_man) ** 2) / (2 * sigma_ext ** 2)
-        ll_king = -((extent[i] - e_king) ** 2) / (2 * sigma_ext ** 2)
-        a = np.log(prior_king) + ll_king
-        b = np.log(1 - prior_king) + ll_man
-        m = max(a, b)
-        pk = float(np.exp(a - m) / (np.exp(a - m) + np.exp(b - m)))
-        if uncertain:  # too steep a view to tell: say so through the probability only
-            pk = min(pk, 0.45)
-        p_king[r, c] = pk
-        king[r, c] = pk > 0.5
-    ext_map = nan.copy()
-    unit_map = nan.copy()
-    ext_map[cells[:, 0], cells[:, 1]] = extent
-    unit_map[cells[:, 0], cells[:, 1]] = per_unit
-    return KingEvidence(heights, ext_map, unit_map, p_king, king, uncertain, sep_px)
+    p_king[cells[:, 0], cells[:, 1]] = pk
+    maps = {}
+    for name, values in (("height", h), ("extent", extent), ("per_unit", per_unit),
+                         ("shift", raw)):
+        m = nan.copy()
+        m[cells[:, 0], cells[:, 1]] = values
+        maps[name] = m
+    top_map = np.full((10, 10, 3), np.nan)
+    top_map[cells[:, 0], cells[:, 1]] = tops
+    dir_map = np.full((10, 10, 2), np.nan)
+    dir_map[cells[:, 0], cells[:, 1]] = u
+    return KingEvidence(maps["height"], maps["extent"], maps["per_unit"], p_king, p_king > 0.5,
+                        uncertain, sep_px, maps["shift"], top_map, r, view, dir_map)
+
+
+# -- calibration -----------------------------------------------------------------------------
+
+
+def _poly(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Cubic terms in board coordinates (squares, centred)."""
+    x = (np.asarray(x, np.float64) - 5.0) / 5.0
+    y = (np.asarray(y, np.float64) - 5.0) / 5.0
+    return np.stack([x ** i * y ** j for i in range(4) for j in range(4 - i)], axis=-1)
+
+
+def view_displacement(view: BoardView) -> np.ndarray:
+    """(10, 10, 2) displacement (squares) of each cell centre in the reading view from where the
+    homography puts it: the nine inner grid lines each way are measured (the crossing of half
+    the light-dark step, near both ends and the middle of every square's side, where round pieces
+    seldom reach), and a cubic field is fitted to them, robust to the ones a piece covers."""
+    t = np.arange(-0.25, 0.2501, 0.025)
+    along = np.array([(k, j + f) for k in range(1, 10) for j in range(10) for f in (0.2, 0.5, 0.8)])
+    fields = []
+    for axis in (0, 1):
+        if axis == 0:  # vertical lines x = k: displacement in x
+            pts = np.stack([along[:, :1] + t[None], np.repeat(along[:, 1:], len(t), 1)], -1)
+        else:
+            pts = np.stack([np.repeat(along[:, 1:], len(t), 1), along[:, :1] + t[None]], -1)
+        prof = _sample(view, pts)  # (m, t, 3)
+        q = max(2, len(t) // 5)
+        left, right = prof[:, :q].mean(axis=1), prof[:, -q:].mean(axis=1)
+        step = right - left
+        contrast = np.linalg.norm(step, axis=1)
+        frac = np.einsum("mtk,mk->mt", prof - left[:, None], step) / np.maximum(contrast ** 2, 1e-6)[:, None]
+        above = frac > 0.5
+        crossings = np.sum(above[:, 1:] != above[:, :-1], axis=1)
+        j = np.argmax(above[:, 1:] != above[:, :-1], axis=1)
+        rows = np.arange(len(prof))
+        f0, f1 = frac[rows, j], frac[rows, j + 1]
+        pos = t[j] + (0.5 - f0) / np.where(f1 != f0, f1 - f0, 1.0) * (t[1] - t[0])
+        flat = (np.linalg.norm(prof[:, :q] - left[:, None], axis=2).mean(axis=1)
+                + np.linalg.norm(prof[:, -q:] - right[:, None], axis=2).mean(axis=1))
+        ok = (crossings == 1) & (contrast > 0.4 * np.median(contrast))
+        xy = along if axis == 0 else along[:, ::-1]  # (x, y) of each sample
+        X = _poly(xy[ok, 0], xy[ok, 1])
+        y = pos[ok]
+        w = (contrast / (1.0 + flat))[ok]
+        coef = np.zeros(X.shape[1])
+        keep = np.ones(len(y), dtype=bool)
+        if len(y) >= 2 * X.shape[1]:
+            for _ in range(4):
+                sw = np.sqrt(w[keep])
+                coef, *_ = np.linalg.lstsq(X[keep] * sw[:, None], y[keep] * sw, rcond=None)
+                res = y - X @ coef
+                mad = np.median(np.abs(res[keep])) * 1.4826
+                keep = np.abs(res) <= max(2.5 * mad, 0.01)
+        cx, cy = np.meshgrid(np.arange(10) + 0.5, np.arange(10) + 0.5)
+        fields.append(_poly(cx, cy) @ coef)
+    return np.stack(fields, axis=-1)
+
+
+#: A man's usual height (squares: 8 mm men on 40 mm squares) and how far the fit may move from
+#: it on its own (the prior's spread, squares).
+_MAN_PRIOR = (0.2, 0.04)
+
+
+def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
+    """A `KingCalibration` from the king evidence of the start position (40 men, of two colours;
+    None when there are too few or no view).  The measured shifts, less the view's displacement
+    along ``u``, are fitted as ``h * rho / (H - h)`` plus one bias per colour (robustly, with a
+    weak prior on ``h``: within each colour the men stand at several distances from the camera);
+    each colour's spread is the residuals' robust spread."""
+    ok = np.isfinite(ev.shift) & np.isfinite(ev.per_unit)
+    if ev.view is None or ev.tops is None or ev.directions is None or np.count_nonzero(ok) < 12:
+        return None
+    cells = np.argwhere(ok)
+    field = view_displacement(ev.view)
+    u = ev.directions[ok]
+    y = ev.shift[ok] - np.einsum("nk,nk->n", field[cells[:, 0], cells[:, 1]], u)
+    x = ev.per_unit[ok]
+    tops = ev.tops[ok]
+    centres, labels = two_means(tops)
+    H = pose.height
+    h0, hsd = _MAN_PRIOR
+    k0 = h0 * H / (H - h0)
+    prior_w = 0.02 / hsd  # the prior as one residual of 0.02 squares
+    design = np.stack([x, labels == 0, labels == 1], axis=1).astype(np.float64)
+    keep = np.ones(len(y), dtype=bool)
+    coef = np.array([k0, 0.0, 0.0])
+    for _ in range(4):
+        a = np.vstack([design[keep], [[prior_w, 0.0, 0.0]]])
+        b = np.concatenate([y[keep], [prior_w * k0]])
+        coef, *_ = np.linalg.lstsq(a, b, rcond=None)
+        res = y - design @ coef
+        mad = np.median(np.abs(res[keep])) * 1.4826
+        keep = np.abs(res) <= max(3.0 * mad, 0.02)
+    k = float(coef[0])
+    h = float(np.clip(k * H / (H + k), 0.1, 0.4))
+    e = y - _shift_of(h, x, H)
+    bias, sigma = np.zeros(2), np.full(2, _SIGMA_MIN)
+    for c in (0, 1):
+        ec = e[labels == c]
+        if len(ec):
+            bias[c] = float(np.median(ec))
+            sigma[c] = max(float(np.median(np.abs(ec - bias[c]))) * 1.4826, _SIGMA_MIN)
+    return KingCalibration(h, field, centres, bias, sigma)
