@@ -16,11 +16,11 @@ import numpy as np
 
 from rules.piece import BLACK, WHITE, Piece
 from rules.squares import column, row
-from vision.colours import ColourModel
+from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel
 from vision.kings import KingCalibration, KingEvidence, calibrate, king_evidence
 from vision.locate import BoardLocation, find_board
 from vision.pose import Pose, estimate_pose
-from vision.squares import BoardView, board_view, classify, learn_colours, reference_gain
+from vision.squares import BoardView, board_view, learn_references, square_colours
 
 #: Image corner index (TL, TR, BR, BL) of square 46's corner, per rotation.
 _CORNER_OF_ROTATION = (3, 0, 1, 2)
@@ -69,37 +69,9 @@ class Calibration:
     orientation: Orientation
     colours: ColourModel
     man_height: float | None
-    empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty
+    empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty (the
+    # colour model's own references, `vision.colours.CellReferences`, in the calibration light)
     rim_offset: KingCalibration | float = 0.0  # the king measurement's calibration
-
-
-def _empty_reference(view: BoardView, empty_dark: list[tuple[int, int]],
-                     dark_parity: int) -> np.ndarray:
-    """Each cell's expected top sample when empty: measured on the light cells and the given
-    empty dark cells; on the other dark cells, the empty dark cells' median colour with its
-    lightness scaled by the light there (the neighbouring light cells against their median)."""
-    light = view.parity != dark_parity
-    known_dark = np.zeros((10, 10), dtype=bool)
-    for r, c in empty_dark:
-        known_dark[r, c] = True
-    ref = view.top.copy()
-    light_l = np.where(light, view.top[..., 0], np.nan)
-    light_med = np.nanmedian(light_l)
-    padded = np.pad(light_l, 1, constant_values=np.nan)
-    stack = np.stack([padded[1 + dr:11 + dr, 1 + dc:11 + dc]
-                      for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))])
-    count = np.isfinite(stack).sum(axis=0)
-    near = np.where(count > 0, np.nansum(stack, axis=0) / np.maximum(count, 1), np.nan)
-    dark_med = np.median(view.top[known_dark], axis=0)
-    # the dark squares' lightness follows the light squares' in proportion
-    for r in range(10):
-        for c in range(10):
-            if light[r, c] or known_dark[r, c]:
-                continue
-            factor = near[r, c] / light_med if np.isfinite(near[r, c]) else 1.0
-            ref[r, c] = dark_med
-            ref[r, c, 0] = dark_med[0] * factor
-    return ref
 
 
 def _fit_heights(ev: KingEvidence, pose: Pose) -> tuple[float | None, KingCalibration | float]:
@@ -110,6 +82,17 @@ def _fit_heights(ev: KingEvidence, pose: Pose) -> tuple[float | None, KingCalibr
     if kings is None:
         return None, 0.0
     return kings.man_height, kings
+
+
+def _learn_start(view: BoardView, orientation: Orientation
+                 ) -> tuple[ColourModel, list[tuple[int, int]]]:
+    """The colour model of a view of the start position in ``orientation``, and the cells that
+    do not look like what the start position puts there (`learn_references`)."""
+    cells = orientation.square_cells()
+    layout = np.full((10, 10), EMPTY)
+    for sq in range(1, 51):
+        layout[cells[sq - 1]] = BLACK_PIECE if sq <= 20 else WHITE_PIECE if sq > 30 else EMPTY
+    return learn_references(view, layout, orientation.dark_parity)
 
 
 def start_board() -> dict[int, Piece]:
@@ -123,42 +106,39 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                       location: BoardLocation | None = None) -> tuple[Calibration, Pose]:
     """Learn the board's place, the colours, the orientation and a man's height from a frame
     of the start position (black men on 1-20, white on 31-50, no hand).  `BoardNotFound` when
-    there is no board; `CalibrationError` when a configured ``corner_46`` does not fit it."""
+    there is no board; `CalibrationError` when a configured ``corner_46`` does not fit it or
+    more than three dark squares do not look like what the start position puts there."""
     location = location or find_board(frame)
     pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
     view = board_view(frame, location, pose, man_height or 0.2)
-    model, dark_parity = learn_colours(view)
+    dark_parity = square_colours(view)[2]
     if corner_46 is not None:
         orientation = Orientation.from_corner_46(corner_46)
         if orientation.dark_parity != dark_parity:
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
                 "corner must be a dark square's")
+        colours, odd = _learn_start(view, orientation)
     else:
-        probs = classify(view, model, dark_parity)
-        best = probs.best()
-        # the rotations that fit the dark squares; the lighter side ('w') on 31-50
-        scores = []
+        # The two rotations that fit the dark squares differ by a half turn, which swaps the
+        # sides: the convention (the lighter side is white's, or the darker) picks one, unless
+        # only the other fits the start position.
+        fits = []
         for k in range(4):
             o = Orientation(k)
-            if o.dark_parity != dark_parity:
-                continue
-            cells = o.square_cells()
-            want_w = 1 if white_is_lighter else 2
-            s = sum(best[cells[sq - 1]] == want_w for sq in range(31, 51))
-            scores.append((s, k))
-        orientation = Orientation(max(scores)[1])
+            if o.dark_parity == dark_parity:
+                colours, odd = _learn_start(view, o)
+                lighter = colours.white_piece[0] > colours.black_piece[0]
+                fits.append((len(odd) > 3, lighter != white_is_lighter, len(odd), k, colours, odd))
+        *_, k, colours, odd = min(fits, key=lambda f: f[:4])
+        orientation = Orientation(k)
+    if len(odd) > 3:
+        raise CalibrationError(
+            f"the calibration frame does not show the start position ({len(odd)} squares do "
+            "not look like the rest of their kind): set up the pieces and calibrate again")
     cells = orientation.square_cells()
-    empty_ref = _empty_reference(view, [cells[sq - 1] for sq in range(21, 31)],
-                                 orientation.dark_parity)
-    top_n = view.top.copy()
-    top_n[..., 0] *= reference_gain(empty_ref, view.parity)
-    white = np.array([top_n[cells[sq - 1]] for sq in range(31, 51)])
-    black = np.array([top_n[cells[sq - 1]] for sq in range(1, 21)])
-    empty_dark = np.array([view.floor[cells[sq - 1]] for sq in range(1, 51)])
-    light = np.array([view.floor[r, c] for r in range(10) for c in range(10)
-                      if (r + c) % 2 != orientation.dark_parity])
-    colours = ColourModel.from_samples(light, empty_dark, white, black)
+    assert colours.cells is not None
+    empty_ref = colours.cells.mean[..., EMPTY, :]
     if man_height is None and not pose.top_down:
         occupied = np.zeros((10, 10), dtype=bool)
         for sq in list(range(1, 21)) + list(range(31, 51)):

@@ -1,14 +1,25 @@
 """Colours of the two kinds of square and of the two sides' pieces, learnt rather than assumed.
 
 All colours are CIE Lab triples (OpenCV's 8-bit scaling: L, a, b in 0-255).  A `ColourModel` is
-learnt from a calibration frame of the start position (`ColourModel.from_start`), from one photo
-by clustering (`ColourModel.from_clusters`), and refined from squares whose content the game
-guarantees (`ColourModel.refined`).
+learnt from one photo by clustering (`vision.squares.learn_colours`: one colour per class), or
+from a calibration frame of the start position (`vision.squares.learn_references`), where the
+start position says which class every cell shows.  A calibrated model keeps, besides each class's
+colour and spread, every cell's own look of each class (`CellReferences`): a square's paint, the
+light on it, glare and the grain of the wood differ from cell to cell by more than a piece that
+is nearly the colour of the dark squares differs from them, so a cell is compared with its own
+empty look and its own look with a piece wherever those were seen, and with the class colour
+under the cell's light elsewhere.  Both are refined from squares whose content is sure
+(`ColourModel.learnt`).
+
+Light: a change of the light by a factor (exposure, a lamp, the fall-off towards a corner)
+scales ``L + L_OFFSET`` and the chroma ``a - 128``, ``b - 128`` alike (Lab's cube root of the
+linear colour), so `relight` moves a colour to another light, and the light squares (always
+empty in a game) tell by how much the light on each cell changed (`light_change`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -16,6 +27,30 @@ import numpy as np
 #: Weight of lightness against the two chroma axes in colour distances: glare and shade change
 #: lightness far more than hue.
 L_WEIGHT = 1.0
+
+
+#: OpenCV's 8-bit L of the Lab origin's offset: L* + 16 (scaled) is proportional to the cube
+#: root of the luminance.
+L_OFFSET = 16.0 * 255.0 / 100.0
+
+#: Classes of a cell's content, in the order of `vision.squares.CellProbabilities`.
+EMPTY, WHITE_PIECE, BLACK_PIECE = 0, 1, 2
+
+
+def relight(lab: np.ndarray, factor: np.ndarray | float) -> np.ndarray:
+    """Lab colours (..., 3) as they look under light ``factor`` (broadcast over the leading axes)
+    times as strong, in cube-root units (see the module docstring)."""
+    lab = np.asarray(lab, dtype=np.float64)
+    f = np.asarray(factor, dtype=np.float64)[..., None]
+    out = np.empty(np.broadcast_shapes(lab.shape, f.shape[:-1] + (3,)))
+    out[..., 0] = (lab[..., 0] + L_OFFSET) * f[..., 0] - L_OFFSET
+    out[..., 1:] = (lab[..., 1:] - 128.0) * f + 128.0
+    return out
+
+
+def light_factor(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """How much stronger the light is on ``lab`` than on ``reference`` (same surface)."""
+    return (np.asarray(lab)[..., 0] + L_OFFSET) / np.maximum(np.asarray(reference)[..., 0] + L_OFFSET, 1.0)
 
 
 def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -49,18 +84,67 @@ def two_means(points: np.ndarray, iterations: int = 12) -> tuple[np.ndarray, np.
     return centres, labels
 
 
+@dataclass(frozen=True, eq=False)
+class CellReferences:
+    """Every cell's own look of each class, in the light of the calibration frame.
+
+    ``mean`` (10, 10, 3, 3): [row, col, class (`EMPTY`, `WHITE_PIECE`, `BLACK_PIECE`), Lab] the
+    expected top sample; ``seen`` (10, 10, 3): measured on the cell itself (else predicted: the
+    class colour under the cell's light); ``light`` (10, 10): the light on each cell at
+    calibration against the board's typical light (a factor, see `relight`); ``last`` (10, 10):
+    the class last known on each cell (the start position's, then the last sure reading's), the
+    best guess where the camera cannot tell (`prior`)."""
+
+    mean: np.ndarray
+    seen: np.ndarray
+    light: np.ndarray
+    last: np.ndarray
+
+    def prior(self) -> np.ndarray:
+        """(10, 10, 3) the guess where the look tells nothing: the class last known there more
+        likely than the others, though the game may have changed it since."""
+        out = np.full((10, 10, 3), 0.2)
+        r, c = np.nonzero(self.last >= 0)
+        out[r, c, self.last[r, c]] = 0.6
+        return out
+
+    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.3
+               ) -> "CellReferences":
+        """References moved towards ``samples`` (10, 10, 3, already in the calibration light) on
+        the cells whose class ``labels`` (10, 10; -1: none) gives: taken as they are on a cell
+        never seen with that class, else by ``rate``."""
+        mean, seen = self.mean.copy(), self.seen.copy()
+        for r, c in np.argwhere(labels >= 0):
+            k = int(labels[r, c])
+            w = rate if seen[r, c, k] else 1.0
+            mean[r, c, k] = (1 - w) * mean[r, c, k] + w * samples[r, c]
+            seen[r, c, k] = True
+        return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last))
+
+
 @dataclass(frozen=True)
 class ColourModel:
     """Lab colours: the light and dark squares, and the top faces of white's and black's pieces
     (the sides of the rules, whatever their colours; ``white_piece`` is the lighter one when the
     model was learnt by clustering a photo).  ``spread`` is the typical distance of a sample from
-    its class colour (for confidences)."""
+    its class colour (for confidences).
+
+    A calibrated model also has ``class_spread`` (3 classes x 3 channels: how far a class's look
+    on a cell may lie from the class colour under that cell's light, one standard deviation per
+    channel) and ``cells``, every cell's own references (`CellReferences`); and, for the
+    difference between a cell's top sample and its floor (`vision.squares`: the square's own
+    colour in the same frame, so the same light and glare), each class's mean
+    ``floor_offset`` and spread ``floor_spread`` (3 x 3 each)."""
 
     light_square: tuple[float, float, float]
     dark_square: tuple[float, float, float]
     white_piece: tuple[float, float, float]
     black_piece: tuple[float, float, float]
     spread: float = 8.0
+    class_spread: np.ndarray | None = field(default=None, compare=False)
+    cells: CellReferences | None = field(default=None, compare=False)
+    floor_offset: np.ndarray | None = field(default=None, compare=False)
+    floor_spread: np.ndarray | None = field(default=None, compare=False)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (np.array(self.light_square), np.array(self.dark_square),
@@ -83,20 +167,25 @@ class ColourModel:
         t = [tuple(float(v) for v in c) for c in centres]
         return cls(t[0], t[1], t[2], t[3], spread)  # type: ignore[arg-type]
 
-    def refined(self, light: np.ndarray, dark: np.ndarray, white: np.ndarray,
-                black: np.ndarray, rate: float = 0.1) -> "ColourModel":
-        """The model moved a little (``rate``) towards samples whose class the game guarantees
-        (empty light/dark squares, known pieces); classes without samples stay."""
-        def step(old: tuple[float, float, float], s: np.ndarray) -> tuple[float, float, float]:
-            s = np.asarray(s, dtype=np.float64).reshape(-1, 3)
-            if not len(s):
-                return old
-            new = (1 - rate) * np.array(old) + rate * np.median(s, axis=0)
-            return tuple(float(v) for v in new)  # type: ignore[return-value]
-        return replace(self, light_square=step(self.light_square, light),
-                       dark_square=step(self.dark_square, dark),
-                       white_piece=step(self.white_piece, white),
-                       black_piece=step(self.black_piece, black))
+    def class_colours(self) -> np.ndarray:
+        """(3, 3): the colours of an empty dark square, white's and black's pieces."""
+        return np.array([self.dark_square, self.white_piece, self.black_piece], dtype=np.float64)
+
+    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.1) -> "ColourModel":
+        """A calibrated model refined from sure cells: ``samples`` (10, 10, 3) top colours
+        already in the calibration light, ``labels`` (10, 10) their classes (-1: not sure).  Each
+        cell's references learn its own sample (`CellReferences.learnt`); each class colour
+        moves by ``rate`` towards its samples' median under the board's typical light."""
+        assert self.cells is not None
+        colours = self.class_colours()
+        typical = relight(samples, 1.0 / self.cells.light)
+        for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
+            sel = labels == k
+            if np.any(sel):
+                colours[k] = (1 - rate) * colours[k] + rate * np.median(typical[sel], axis=0)
+        t = [tuple(float(v) for v in c) for c in colours]
+        return replace(self, dark_square=t[0], white_piece=t[1], black_piece=t[2],
+                       cells=self.cells.learnt(samples, labels))
 
 
 def brighten(image: np.ndarray, target: float = 110.0) -> np.ndarray:

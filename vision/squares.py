@@ -10,20 +10,29 @@ piece seen obliquely spills past its square).  For every cell two colours are sa
   moved along the camera's ray by the man's height, `vision.pose`), so a piece counts for the
   cell under its base.
 
-A cell is then empty, or holds a piece of one of the two colours, by the nearest of: its own
-floor colour / its parity's square colour (empty), and the two piece colours of the
-`ColourModel` (a Gaussian classifier whose spread gives the confidences).  Kings are told from
-men in `vision.kings`.
+Uncalibrated (one photo), a cell is empty, or holds a piece of one of the two colours, by the
+nearest of: its own floor colour / its parity's square colour (empty), and the two piece colours
+of the `ColourModel` (a Gaussian classifier whose spread gives the confidences).
+
+Calibrated (`learn_references`, from the start position), every cell has its own reference look
+of each class (`vision.colours.CellReferences`): measured where the cell showed that class, else
+the class colour under the cell's light with the class's spread around it.  The light squares,
+empty all game, tell how the light changed on each cell since (`light_change`).  Each class is a
+heavy-tailed (Student t) distribution around the cell's reference, one spread per Lab channel;
+a top sample far from every class (a shadow, a glare the model never saw) reads as unsure.
+
+Kings are told from men in `vision.kings`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from vision.colours import ColourModel, distance, to_lab, two_means
+from vision.colours import (BLACK_PIECE, EMPTY, L_OFFSET, WHITE_PIECE, CellReferences,
+                            ColourModel, distance, light_factor, relight, to_lab, two_means)
 from vision.locate import BoardLocation, warp
 from vision.pose import Pose
 
@@ -58,7 +67,7 @@ class BoardView:
 def board_view(image: np.ndarray, location: BoardLocation, pose: Pose | None,
                man_height: float = MAN_HEIGHT, px: int = VIEW_PX) -> BoardView:
     """Warp ``image`` (BGR) to the reading view and sample every cell."""
-    bgr = warp(image, location.homography, px, -MARGIN, 10 + MARGIN)
+    bgr = warp(image, location, px, -MARGIN, 10 + MARGIN)
     lab = to_lab(bgr)
     return sample_view(lab, pose, man_height, px)
 
@@ -199,9 +208,12 @@ class CellProbabilities:
 
 def classify(view: BoardView, model: ColourModel, dark_parity: int,
              empty_ref: np.ndarray | None = None) -> CellProbabilities:
-    """Empty / white / black probabilities per cell from the colour model.  ``empty_ref``
-    (10 x 10 x 3, a watcher's memory of each cell's top sample when empty) replaces the floor
-    and parity colours as the empty reference when given."""
+    """Empty / white / black probabilities per cell from the colour model: from every cell's
+    own references when the model has them (calibrated; ``empty_ref`` is then not used), else
+    from the class colours, with ``empty_ref`` (10 x 10 x 3, each cell's top sample when
+    empty) replacing the floor and parity colours as the empty reference when given."""
+    if model.cells is not None:
+        return _classify_cells(view, model, dark_parity)
     light, dark, white, black = model.arrays()
     if empty_ref is not None:
         d_empty = distance(view.top, empty_ref)
@@ -218,3 +230,145 @@ def classify(view: BoardView, model: ColourModel, dark_parity: int,
     p = np.exp(logits)
     p /= p.sum(axis=-1, keepdims=True)
     return CellProbabilities(p)
+
+
+#: Standard deviation (per Lab channel) of a cell's top sample about its own reference from frame
+#: to frame: sensor noise, JPEG, a camera shaking a little, the light drifting.
+NOISE = 3.0
+#: Degrees of freedom of the classes' Student t distributions (heavy tails: a sample far from
+#: every class does not make the least far one certain).
+_NU = 5.0
+#: Distance (in standard deviations) beyond which a sample fits no class: the reading is made
+#: less sure the farther it lies beyond.
+_UNKNOWN = 6.0
+#: Lightness from which a sample is taken as clipped by the camera: a cell whose top and floor
+#: are both that light is washed out (glare), and every class looks the same there.
+_WASHED_L = 245.0
+
+
+def washed_out(view: BoardView) -> np.ndarray:
+    """(10, 10) cells whose top sample and floor are both clipped white (glare, over-exposure):
+    nothing can be told there."""
+    return (view.top[..., 0] >= _WASHED_L) & (view.floor[..., 0] >= _WASHED_L)
+
+
+def _light_field(values: np.ndarray) -> np.ndarray:
+    """(10, 10) median of the finite ``values`` in each cell's 3x3 neighbourhood (NaN where
+    there are none)."""
+    padded = np.pad(values, 1, constant_values=np.nan)
+    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(3) for j in range(3)])
+    out = np.full((10, 10), np.nan)
+    some = np.isfinite(stack).any(axis=0)
+    out[some] = np.nanmedian(stack[:, some], axis=0)
+    return out
+
+
+def light_change(view: BoardView, model: ColourModel, dark_parity: int) -> np.ndarray:
+    """(10, 10) how much stronger the light on each cell is now than at calibration, from the
+    light squares (empty all game) around it against their references."""
+    assert model.cells is not None
+    light = view.parity != dark_parity
+    ratio = np.where(light, light_factor(view.top, model.cells.mean[..., EMPTY, :]), np.nan)
+    change = _light_field(ratio)
+    return np.clip(np.where(np.isfinite(change), change, 1.0), 0.5, 2.0)
+
+
+def _log_likelihoods(top: np.ndarray, mean: np.ndarray, var: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Student t log-likelihoods (..., classes) of ``top`` (..., 3) under classes with ``mean``
+    and per-channel ``var`` (..., classes, 3), and the squared standardised distances."""
+    d2 = ((top[..., None, :] - mean) ** 2 / var).sum(axis=-1)
+    loglik = -0.5 * (_NU + 3.0) * np.log1p(d2 / _NU) - 0.5 * np.log(var).sum(axis=-1)
+    return loglik, d2
+
+
+def _probabilities(loglik: np.ndarray, d2: np.ndarray, washed: np.ndarray, prior: np.ndarray
+                   ) -> np.ndarray:
+    """Posterior probabilities (equal priors), made unsure where the sample fits no class and
+    where the cell is ``washed`` out: mixed there with ``prior`` (10, 10, 3), the guess when
+    the look tells nothing."""
+    loglik = loglik - loglik.max(axis=-1, keepdims=True)
+    p = np.exp(loglik)
+    p /= p.sum(axis=-1, keepdims=True)
+    beyond = np.sqrt(d2.min(axis=-1)) - _UNKNOWN
+    u = np.maximum(np.clip(beyond / _UNKNOWN, 0.0, 0.75), np.where(washed, 0.9, 0.0))[..., None]
+    return (1 - u) * p + u * prior
+
+
+def _reference_variance(model: ColourModel) -> np.ndarray:
+    """(10, 10, 3, 3) per-channel variance of each class's look about each cell's reference."""
+    assert model.cells is not None and model.class_spread is not None
+    unseen = ~model.cells.seen[..., None]
+    return NOISE ** 2 + np.where(unseen, model.class_spread[None, None] ** 2, 0.0)
+
+
+def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
+                    change: np.ndarray | None = None) -> CellProbabilities:
+    assert model.cells is not None
+    if change is None:
+        change = light_change(view, model, dark_parity)
+    mean = relight(model.cells.mean, change[..., None])
+    loglik, d2 = _log_likelihoods(view.top, mean, _reference_variance(model))
+    if model.floor_offset is not None and model.floor_spread is not None:
+        # the top against the cell's own floor: the same light and glare on both
+        offset = model.floor_offset[None, None] * change[..., None, None]
+        var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
+        loglik = loglik + _log_likelihoods(view.top - view.floor, offset, var)[0]
+    return CellProbabilities(_probabilities(loglik, d2, washed_out(view), model.cells.prior()))
+
+
+def calibration_light_tops(view: BoardView, model: ColourModel, dark_parity: int) -> np.ndarray:
+    """The cells' top samples as they would look in the calibration frame's light."""
+    return relight(view.top, 1.0 / light_change(view, model, dark_parity))
+
+
+#: Smallest spread (per Lab channel) of a class about its colour under a cell's light.
+_MIN_SPREAD = 2.5
+
+
+def _centre_spread(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Median and per-channel robust standard deviation (at least `_MIN_SPREAD`) of N x 3."""
+    centre = np.median(samples, axis=0)
+    mad = np.median(np.abs(samples - centre), axis=0) * 1.4826
+    return centre, np.maximum(mad, _MIN_SPREAD)
+
+
+def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
+                     ) -> tuple[ColourModel, list[tuple[int, int]]]:
+    """A calibrated model from a view whose every cell's class ``layout`` (10, 10: `EMPTY`,
+    `WHITE_PIECE`, `BLACK_PIECE`) gives, as in the start position.
+
+    The light on each cell is the light squares' lightness around it against the board's
+    median; each class's colour and per-channel spread are those of its dark cells' tops
+    brought to the board's typical light.  Every cell keeps its own top as its reference of its
+    class, except the cells that do not look like their class: read with the class colours alone
+    (each cell's own look set aside), those differing from ``layout`` are returned and learn
+    nothing.  Washed-out dark cells (`washed_out`) learn nothing and tell nothing."""
+    light = view.parity != dark_parity
+    washed = washed_out(view)
+    level = np.where(light, view.top[..., 0] + L_OFFSET, np.nan)
+    factor = _light_field(level) / np.nanmedian(level)
+    factor = np.clip(np.where(np.isfinite(factor), factor, 1.0), 0.4, 2.5)
+    typical = relight(view.top, 1.0 / factor)
+    colours, spread = np.zeros((3, 3)), np.zeros((3, 3))
+    offset, offset_spread = np.zeros((3, 3)), np.zeros((3, 3))
+    for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
+        sel = (layout == k) & ~light
+        if np.count_nonzero(sel & ~washed) >= 3:
+            sel &= ~washed
+        colours[k], spread[k] = _centre_spread(typical[sel])
+        offset[k], offset_spread[k] = _centre_spread((view.top - view.floor)[sel])
+    predicted = relight(colours[None, None], factor[..., None])
+    refs = CellReferences(predicted, np.zeros((10, 10, 3), dtype=bool), factor, layout.copy())
+    model = ColourModel(tuple(np.median(typical[light], axis=0)),  # type: ignore[arg-type]
+                        tuple(colours[EMPTY]), tuple(colours[WHITE_PIECE]),  # type: ignore[arg-type]
+                        tuple(colours[BLACK_PIECE]),  # type: ignore[arg-type]
+                        float(np.median(np.linalg.norm(spread, axis=1))), spread, refs,
+                        offset, offset_spread)
+    # each cell read by the class colours alone
+    best = _classify_cells(view, model, dark_parity, np.ones((10, 10))).best()
+    odd = [(int(r), int(c)) for r, c in np.argwhere((best != layout) & ~light & ~washed)]
+    labels = np.where(washed & ~light, -1, layout)
+    for r, c in odd:
+        labels[r, c] = -1
+    return replace(model, cells=refs.learnt(view.top, labels, rate=1.0)), odd
