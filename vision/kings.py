@@ -78,7 +78,9 @@ class KingEvidence:
     ``per_unit`` the shift per unit of height, ``p_king`` the probability of a king, ``king`` the
     decision; ``uncertain`` when the camera is too nearly above the board to tell
     (``separation_px``: the image distance between a man's and a king's top at the board centre).
-    ``shift``, ``tops``, ``radius`` and ``view`` are the raw measurements `calibrate` learns from.
+    ``shift``, ``tops``, ``radius`` and ``view`` are the raw measurements `calibrate` learns from;
+    ``separation`` is each cell's image distance (pixels) between a man's and a king's top: below
+    2.5 the cell's probability stays between the prior and 0.45 (the camera cannot tell there).
     """
 
     height: np.ndarray
@@ -93,6 +95,7 @@ class KingEvidence:
     radius: float = float("nan")
     view: BoardView | None = None
     directions: np.ndarray | None = None
+    separation: np.ndarray | None = None
 
 
 def _shift_of(h: float | np.ndarray, per_unit: np.ndarray, height: float) -> np.ndarray:
@@ -111,12 +114,13 @@ def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: 
 
 def _sample(view: BoardView, pts: np.ndarray) -> np.ndarray:
     """Lab samples of the view at grid points ``pts`` (..., 2)."""
-    pix = (pts + MARGIN) * view.px
-    shape = pts.shape[:-1]
-    flat = pix.reshape(1, -1, 2).astype(np.float32)
-    out = cv2.remap(view.lab, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
+    pix = ((pts + MARGIN) * view.px).reshape(-1, 2).astype(np.float32)
+    count = len(pix)
+    cols = 1024  # remap's maps are images: keep them narrower than 32767
+    pix = np.concatenate([pix, np.zeros((-count % cols, 2), np.float32)]).reshape(-1, cols, 2)
+    out = cv2.remap(view.lab, pix[..., 0], pix[..., 1], cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(*shape, 3).astype(np.float64)
+    return out.reshape(-1, 3)[:count].reshape(*pts.shape[:-1], 3).astype(np.float64)
 
 
 def _at(profile: np.ndarray, grid: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -246,7 +250,9 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
         d = s_king - s_man
         lo = np.maximum(s_man - 0.6 * d, 0.0)
         hi = s_king + 0.6 * d
-    tnear = np.linspace(-0.5, 0.5, 9)[None, :] * r
+    # the top colour where a man's and a king's top faces overlap (around 1.5 men's shift)
+    half = np.clip(r - 0.5 * (s_king - s_man) - 0.03, 0.05, 0.5 * r)
+    tnear = np.linspace(-1.0, 1.0, 9)[None, :] * half[:, None]
     tops = np.median(_at(prof, _T, delta[:, None] + mid[:, None] + tnear), axis=1)
     colour = np.zeros(n, dtype=int)
     if cal is not None:
@@ -260,21 +266,23 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                       if n >= 3 and not uncertain else assumed)
         s_man = _shift_of(man_height, per_unit, H)
         s_king = _shift_of(2 * man_height, per_unit, H)
-    if cal is not None:
-        sigma = cal.sigma[colour]
-    else:
-        px = square_px if square_px is not None else 50.0
-        sigma = np.full(n, np.hypot(1.5 / px, noise))
+    px = square_px if square_px is not None else 50.0
+    # the calibrated spread, never below half a camera pixel
+    sigma = np.hypot(cal.sigma[colour] if cal is not None else noise, 0.5 / px)
     a = np.log(prior_king) + _t_loglik(extent, s_king, sigma)
     b = np.log(1 - prior_king) + _t_loglik(extent, s_man, sigma)
     pk = 1.0 / (1.0 + np.exp(np.clip(b - a, -50, 50)))
-    if uncertain:  # too steep a view to tell: say so through the probability only
-        pk = np.minimum(pk, 0.45)
+    # where a king's top is less than 2.5 camera pixels from a man's (the whole board with the
+    # camera nearly above it, or the cells nearest the camera's foot) the camera cannot tell:
+    # the probability says so, neither a king nor a sure man
+    local_px = (s_king - s_man) * px
+    unsure = uncertain | (local_px < 2.5)
+    pk = np.where(unsure, np.clip(pk, prior_king, 0.45), pk)
     p_king = np.zeros((10, 10))
     p_king[cells[:, 0], cells[:, 1]] = pk
     maps = {}
     for name, values in (("height", h), ("extent", extent), ("per_unit", per_unit),
-                         ("shift", raw)):
+                         ("shift", raw), ("separation", local_px)):
         m = nan.copy()
         m[cells[:, 0], cells[:, 1]] = values
         maps[name] = m
@@ -283,7 +291,8 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     dir_map = np.full((10, 10, 2), np.nan)
     dir_map[cells[:, 0], cells[:, 1]] = u
     return KingEvidence(maps["height"], maps["extent"], maps["per_unit"], p_king, p_king > 0.5,
-                        uncertain, sep_px, maps["shift"], top_map, r, view, dir_map)
+                        uncertain, sep_px, maps["shift"], top_map, r, view, dir_map,
+                        maps["separation"])
 
 
 # -- calibration -----------------------------------------------------------------------------
@@ -353,11 +362,23 @@ def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
     along ``u``, are fitted as ``h * rho / (H - h)`` plus one bias per colour (robustly, with a
     weak prior on ``h``: within each colour the men stand at several distances from the camera);
     each colour's spread is the residuals' robust spread."""
+    if ev.view is None:
+        return None
+    field = view_displacement(ev.view)
+    fit = _calibrate_once(ev, pose, field)
+    for _ in range(2):  # again with the height just fitted: where the top faces really are
+        if fit is None:
+            return None
+        ev = king_evidence(ev.view, pose, np.isfinite(ev.shift), man_height=fit.man_height)
+        fit = _calibrate_once(ev, pose, field)
+    return fit
+
+
+def _calibrate_once(ev: KingEvidence, pose: Pose, field: np.ndarray) -> KingCalibration | None:
     ok = np.isfinite(ev.shift) & np.isfinite(ev.per_unit)
-    if ev.view is None or ev.tops is None or ev.directions is None or np.count_nonzero(ok) < 12:
+    if ev.tops is None or ev.directions is None or np.count_nonzero(ok) < 12:
         return None
     cells = np.argwhere(ok)
-    field = view_displacement(ev.view)
     u = ev.directions[ok]
     y = ev.shift[ok] - np.einsum("nk,nk->n", field[cells[:, 0], cells[:, 1]], u)
     x = ev.per_unit[ok]

@@ -40,23 +40,23 @@ class Pose:
 
 def _focal_from_h(h: np.ndarray) -> float | None:
     """The focal length (pixels) making the homography's two board axes orthogonal and equal
-    (principal point at the origin), or None when the view is too frontal to tell."""
+    (principal point at the origin), or None when the view is too frontal to tell.
+
+    Each condition is linear in f^2 (``den * f^2 = num``); they are solved together in least
+    squares, so a condition that says nothing in this view (orthogonality when a board axis is
+    parallel to an image axis, as with a camera square to the board: ``den`` ~ 0) weighs nothing
+    instead of dividing by almost zero."""
     h1, h2 = h[:, 0], h[:, 1]
     # orthogonality: h1x h2x/f^2 + h1y h2y/f^2 + h1z h2z = 0
-    den = h1[2] * h2[2]
-    num = -(h1[0] * h2[0] + h1[1] * h2[1])
-    f2 = []
-    if abs(den) > 1e-12:
-        f2.append(num / den)
     # equal norms: (h1x^2 + h1y^2)/f^2 + h1z^2 = (h2x^2 + h2y^2)/f^2 + h2z^2
-    den2 = h2[2] ** 2 - h1[2] ** 2
-    num2 = (h1[0] ** 2 + h1[1] ** 2) - (h2[0] ** 2 + h2[1] ** 2)
-    if abs(den2) > 1e-12:
-        f2.append(num2 / den2)
-    good = [v for v in f2 if v > 0]
-    if not good:
+    den = np.array([h1[2] * h2[2], h2[2] ** 2 - h1[2] ** 2])
+    num = np.array([-(h1[0] * h2[0] + h1[1] * h2[1]),
+                    (h1[0] ** 2 + h1[1] ** 2) - (h2[0] ** 2 + h2[1] ** 2)])
+    dd = float(den @ den)
+    if dd < 1e-24:
         return None
-    return float(np.sqrt(np.median(good)))
+    f2 = float(den @ num) / dd
+    return float(np.sqrt(f2)) if f2 > 0 else None
 
 
 def estimate_pose(homography: np.ndarray, image_size: tuple[int, int],
