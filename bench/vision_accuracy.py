@@ -89,7 +89,7 @@ def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
         rc = cells[sq - 1]
         what = "missed king" if t.king else "man read as king"
         fields = {name: round(float(getattr(ev, name)[rc]), 3)
-                  for name in ("height", "extent", "shift", "per_unit", "p_king")
+                  for name in ("height", "extent", "shift", "per_unit", "separation", "p_king")
                   if hasattr(ev, name) and np.ndim(getattr(ev, name)) == 2}
         kc = cal.rim_offset
         if isinstance(kc, KingCalibration):
