@@ -134,7 +134,7 @@ class BoardWatcher:
                 f"the calibration frame does not show the start position ({len(wrong)} squares "
                 "differ): set up the pieces and calibrate again")
         self._reference = obs
-        self._still = small_view(frame, location.homography)
+        self._still = small_view(frame, location)
         self._prev = self._still
         return cal
 
@@ -166,7 +166,7 @@ class BoardWatcher:
                     log.info("the markers show the board or camera moved: following it")
                     moved = fix.motion_from(placed[1]) @ self._location.homography
                     self._location = BoardLocation.from_homography(
-                        moved, self._location.corners_found, "markers")
+                        moved, self._location.corners_found, "markers", self._location.lens)
                     self._pose = None
                 if placed is None or placed[0] is not self._location:
                     self._marker_ref = (self._location, fix)
@@ -241,7 +241,7 @@ class BoardWatcher:
             self._mark_busy(time, hand=True)  # no board visible: something covers it
             return None
         cfg = self.config.motion
-        view = small_view(frame, location.homography)
+        view = small_view(frame, location)
         if self._still is None:
             self._still = view
         sample = measure(view, self._prev, self._still, cfg)
@@ -314,7 +314,7 @@ class BoardWatcher:
                 location = None
             if location is None:
                 continue
-            view = small_view(frame, location.homography)
+            view = small_view(frame, location)
             sample = measure(view, None, self._still, self.config.motion)
             if sample.intrusion <= self.config.motion.intrusion_share:
                 log.info("board found again after the camera or board moved")
@@ -370,7 +370,7 @@ class BoardWatcher:
         self._first_empty = {}
         self._empty_frames = {}
         if self._location is not None:
-            self._still = small_view(frame, self._location.homography)
+            self._still = small_view(frame, self._location)
         self._episode = False
         self._hand_seen = False
         self._last_busy = None
