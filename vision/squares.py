@@ -282,16 +282,18 @@ def _log_likelihoods(top: np.ndarray, mean: np.ndarray, var: np.ndarray
     return loglik, d2
 
 
-def _probabilities(loglik: np.ndarray, d2: np.ndarray, washed: np.ndarray, prior: np.ndarray
-                   ) -> np.ndarray:
-    """Posterior probabilities (equal priors), made unsure where the sample fits no class and
-    where the cell is ``washed`` out: mixed there with ``prior`` (10, 10, 3), the guess when
-    the look tells nothing."""
+def _probabilities(loglik: np.ndarray, d2: np.ndarray, washed: np.ndarray,
+                   unexplained: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """Posterior probabilities (equal priors), made unsure where the sample fits no class, where
+    the cell is ``washed`` out and where its look is ``unexplained`` by the model (no class
+    ever seen on it: the calibration frame's look there did not fit what stood there): mixed
+    there with ``prior`` (10, 10, 3), the guess when the look tells little or nothing."""
     loglik = loglik - loglik.max(axis=-1, keepdims=True)
     p = np.exp(loglik)
     p /= p.sum(axis=-1, keepdims=True)
     beyond = np.sqrt(d2.min(axis=-1)) - _UNKNOWN
-    u = np.maximum(np.clip(beyond / _UNKNOWN, 0.0, 0.75), np.where(washed, 0.9, 0.0))[..., None]
+    u = np.maximum.reduce([np.clip(beyond / _UNKNOWN, 0.0, 0.75), np.where(washed, 0.9, 0.0),
+                           np.where(unexplained, 0.75, 0.0)])[..., None]
     return (1 - u) * p + u * prior
 
 
@@ -314,7 +316,8 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
         offset = model.floor_offset[None, None] * change[..., None, None]
         var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
         loglik = loglik + _log_likelihoods(view.top - view.floor, offset, var)[0]
-    return CellProbabilities(_probabilities(loglik, d2, washed_out(view), model.cells.prior()))
+    return CellProbabilities(_probabilities(loglik, d2, washed_out(view),
+                                            ~model.cells.seen.any(axis=-1), model.cells.prior()))
 
 
 def calibration_light_tops(view: BoardView, model: ColourModel, dark_parity: int) -> np.ndarray:
