@@ -80,7 +80,7 @@ def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
     view = board_view(r.image, loc, pose, cal.man_height or 0.2)
     occupied = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p[..., 0] < 0.5
     ev = king_evidence(view, pose, occupied, man_height=cal.man_height, square_px=loc.square_px,
-                       offset=cal.rim_offset)
+                       offset=cal.kings)
     cells = cal.orientation.square_cells()
     for sq, t in pieces.items():
         o = obs.reading(sq).content
@@ -91,7 +91,7 @@ def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
         fields = {name: round(float(getattr(ev, name)[rc]), 3)
                   for name in ("height", "extent", "shift", "per_unit", "separation", "p_king")
                   if hasattr(ev, name) and np.ndim(getattr(ev, name)) == 2}
-        kc = cal.rim_offset
+        kc = cal.kings
         if isinstance(kc, KingCalibration):
             how = (f"bias {np.round(kc.bias, 3).tolist()} sigma {np.round(kc.sigma, 3).tolist()} "
                    f"displacement {np.abs(kc.displacement).max():.3f}")

@@ -64,7 +64,7 @@ def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
     pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
     view = board_view(frame, location, pose, cal.man_height)
     ev = king_evidence(view, pose, np.ones((10, 10), dtype=bool), man_height=cal.man_height,
-                       square_px=location.square_px, offset=cal.rim_offset)
+                       square_px=location.square_px, offset=cal.kings)
     return ev.separation
 
 
@@ -73,7 +73,7 @@ def test_every_king_found_and_no_man_read_as_a_king(renderer, view):
     tilt, yaw, roll, dist, style, light = view
     cam = Camera(tilt_deg=tilt, yaw_deg=yaw, roll_deg=roll, distance_mm=dist)
     watcher = calibrated(renderer, cam, style, light)
-    assert isinstance(watcher.calibration.rim_offset, KingCalibration)
+    assert isinstance(watcher.calibration.kings, KingCalibration)
     cells = watcher.calibration.orientation.square_cells()
     for k, pieces in enumerate(POSITIONS):
         frame = renderer.render(pieces, cam, style, light, seed=10 + k).image

@@ -71,7 +71,7 @@ class Calibration:
     man_height: float | None
     empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty (the
     # colour model's own references, `vision.colours.CellReferences`, in the calibration light)
-    rim_offset: KingCalibration | float = 0.0  # the king measurement's calibration
+    kings: KingCalibration | float = 0.0  # the king measurement's calibration
 
 
 def _fit_heights(ev: KingEvidence, pose: Pose) -> tuple[float | None, KingCalibration | float]:
@@ -144,8 +144,8 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
         for sq in list(range(1, 21)) + list(range(31, 51)):
             occupied[cells[sq - 1]] = True
         ev = king_evidence(view, pose, occupied, man_height=0.2, square_px=location.square_px)
-        man_height, rim_offset = _fit_heights(ev, pose)
+        man_height, kings = _fit_heights(ev, pose)
     else:
-        rim_offset = 0.0
-    cal = Calibration(location, orientation, colours, man_height, empty_ref, rim_offset)
+        kings = 0.0
+    cal = Calibration(location, orientation, colours, man_height, empty_ref, kings)
     return cal, pose

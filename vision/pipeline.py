@@ -207,7 +207,7 @@ class BoardWatcher:
         occupied = probs[..., 0] < 0.5
         kings = king_evidence(view, self._pose, occupied, man_height=man_height,
                               square_px=location.square_px,
-                              offset=self.calibration.rim_offset if self.calibration else 0.0)
+                              offset=self.calibration.kings if self.calibration else 0.0)
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
