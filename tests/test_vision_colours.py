@@ -4,13 +4,13 @@ square out, a calibration frame that is not the start position."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
 from vision.calibration import CalibrationError
 from vision.pipeline import BoardWatcher, WatchConfig
+from tests.vision_helpers import calibrated_watcher
 from vision.render import Camera, Lighting, Renderer, Style
 
 #: Green men on green dark squares (the darker side), purple-red men for the other side.
@@ -43,13 +43,6 @@ def renderer() -> Renderer:
     return Renderer()
 
 
-def _calibrated(renderer: Renderer, cam: Camera, style: Style, light: Lighting) -> BoardWatcher:
-    start = renderer.render(Position.start().pieces(), cam, style, light, seed=1)
-    watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
-    watcher.calibrate(start.image)
-    return watcher
-
-
 def _colours(board: dict[int, Piece]) -> dict[int, object]:
     return {sq: p.color for sq, p in board.items()}
 
@@ -61,7 +54,7 @@ def _colours(board: dict[int, Piece]) -> dict[int, object]:
     (RED_ON_RED, Camera(tilt_deg=30.0, yaw_deg=170.0, distance_mm=850.0)),
 ], ids=["green-15deg", "green-38deg", "red-5deg", "red-30deg"])
 def test_pieces_near_the_dark_squares_colour_are_all_read_surely(renderer, style, cam):
-    watcher = _calibrated(renderer, cam, style, LIGHT)
+    watcher = calibrated_watcher(renderer, cam, style, LIGHT)
     for k, pieces in enumerate(_positions()):
         obs = watcher.read(renderer.render(pieces, cam, style, LIGHT, seed=10 + k).image)
         assert _colours(obs.board()) == _colours(pieces), f"position {k}"
@@ -75,7 +68,7 @@ def test_pieces_near_the_dark_squares_colour_are_all_read_surely(renderer, style
 
 def test_the_light_changing_after_calibration_is_followed(renderer):
     cam = Camera(tilt_deg=25.0, yaw_deg=10.0, distance_mm=850.0)
-    watcher = _calibrated(renderer, cam, GREEN_ON_GREEN, LIGHT)
+    watcher = calibrated_watcher(renderer, cam, GREEN_ON_GREEN, LIGHT)
     dimmer = Lighting(gradient=0.5, gradient_deg=200.0, vignette=0.3, exposure=0.75, noise=2.0,
                       blur=0.6, jpeg_quality=75, shadow=0.3)
     for k, pieces in enumerate(_positions()):
@@ -85,7 +78,7 @@ def test_the_light_changing_after_calibration_is_followed(renderer):
 
 def test_a_washed_out_square_is_never_read_surely_wrong(renderer):
     cam = Camera(tilt_deg=20.0, yaw_deg=0.0, distance_mm=900.0)
-    watcher = _calibrated(renderer, cam, RED_ON_RED, LIGHT)
+    watcher = calibrated_watcher(renderer, cam, RED_ON_RED, LIGHT)
     pieces = _positions()[1]
     probe = renderer.render(pieces, cam, RED_ON_RED, LIGHT)
     x, y = probe.square_centre(22, 8.0)  # a black man moved there during the game
