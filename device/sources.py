@@ -63,7 +63,32 @@ class FrameSource(Protocol):
 # --------------------------------------------------------------------------- sources
 
 
-class OpenCVCameraSource:
+class _VideoCaptureSource:
+    """What the sources read through `cv2.VideoCapture` share: reading, counting, closing."""
+
+    name: str
+    _cap: Any = None
+    _count = 0
+
+    def _next_image(self) -> np.ndarray | None:
+        """The next picture, or None when the capture gives none."""
+        if self._cap is None:
+            raise SourceError(f"{self.name} is not open")
+        ok, image = self._cap.read()
+        return image if ok and image is not None else None
+
+    def _frame(self, image: np.ndarray, t: float) -> Frame:
+        frame = Frame(image, t, self._count)
+        self._count += 1
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class OpenCVCameraSource(_VideoCaptureSource):
     """A camera OpenCV can open, ``/dev/video{index}`` on Linux."""
 
     live = True
@@ -95,22 +120,13 @@ class OpenCVCameraSource:
         self._cap = cap
 
     def read(self) -> Frame | None:
-        if self._cap is None:
-            raise SourceError(f"{self.name} is not open")
-        ok, image = self._cap.read()
-        if not ok or image is None:
+        image = self._next_image()
+        if image is None:
             raise SourceError(f"{self.name} stopped delivering pictures")
-        frame = Frame(image, time.time(), self._count)
-        self._count += 1
-        return frame
-
-    def close(self) -> None:
-        if self._cap is not None:
-            self._cap.release()
-            self._cap = None
+        return self._frame(image, time.time())
 
 
-class VideoFileSource:
+class VideoFileSource(_VideoCaptureSource):
     """A video file, read once from the start; frame times are the file's own."""
 
     live = False
@@ -142,20 +158,11 @@ class VideoFileSource:
         self._fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
 
     def read(self) -> Frame | None:
-        if self._cap is None:
-            raise SourceError(f"{self.name} is not open")
-        ok, image = self._cap.read()
-        if not ok or image is None:
+        image = self._next_image()
+        if image is None:
             return None
         t = self._count / self._fps if self._fps > 0 else self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
-        frame = Frame(image, t, self._count)
-        self._count += 1
-        return frame
-
-    def close(self) -> None:
-        if self._cap is not None:
-            self._cap.release()
-            self._cap = None
+        return self._frame(image, t)
 
 
 class ImageFolderSource:

@@ -11,10 +11,8 @@ from vision.lens import Lens
 from vision.locate import find_board
 from vision.render import Camera, Lighting, Style, render
 
+from tests.vision_helpers import corner_error_squares
 
-def corner_error_squares(found: np.ndarray, truth: np.ndarray) -> float:
-    side = np.mean([np.linalg.norm(truth[i] - truth[(i + 1) % 4]) for i in range(4)]) / 10
-    return float(np.linalg.norm(found - truth, axis=1).max()) / side
 
 
 def test_undistort_and_distort_are_inverse():

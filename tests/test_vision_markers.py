@@ -28,16 +28,13 @@ from vision.pipeline import BoardWatcher, WatchConfig
 from vision.read import format_text, read_image
 from vision.render import Camera, Hand, Lighting, Renderer, Style, game_frames
 
+from tests.vision_helpers import corner_error_squares
+
 LAYOUT = MarkerLayout()
 STYLE = Style(markers=LAYOUT)
 RENDERER = Renderer()
 START = Position.start()
 
-
-def error_squares(corners: np.ndarray, truth: np.ndarray) -> float:
-    """The largest distance between found and true corners (same order), in squares."""
-    side = np.mean([np.linalg.norm(truth[i] - truth[(i + 1) % 4]) for i in range(4)]) / 10
-    return float(np.linalg.norm(corners - truth, axis=1).max()) / side
 
 
 def play(*texts: str) -> Position:
@@ -74,12 +71,12 @@ def test_markers_locate_and_orient_the_board_at_several_poses(camera, lighting):
     fix = find_markers(r.image, LAYOUT)
     assert fix is not None and sorted(fix.markers) == [0, 1, 2, 3]
     assert fix.location.method == "markers"
-    assert error_squares(fix.location.corners, r.corners) < 0.05
+    assert corner_error_squares(fix.location.corners, r.corners) < 0.05
     # marker 0 stands beside square 46's corner: the image corner the renderer says
     assert fix.corner_46 == r.corner_46
     # the cheap per-frame search near the known place finds the same
     again = find_markers(r.image, LAYOUT, near=fix.location)
-    assert again is not None and error_squares(again.location.corners, r.corners) < 0.05
+    assert again is not None and corner_error_squares(again.location.corners, r.corners) < 0.05
     assert again.shift_from(fix) < 0.01
 
 
@@ -89,7 +86,7 @@ def test_a_hand_over_much_of_the_board_does_not_stop_the_location():
     r = RENDERER.render(START.pieces(), camera, STYLE, Lighting(), hand=hand)
     assert r.hand and len(r.occluded) >= 10
     fix = find_markers(r.image, LAYOUT)
-    assert fix is not None and error_squares(fix.location.corners, r.corners) < 0.05
+    assert fix is not None and corner_error_squares(fix.location.corners, r.corners) < 0.05
     assert fix.corner_46 == r.corner_46
 
 
@@ -105,7 +102,7 @@ def test_one_marker_hidden_still_locates_and_orients(plain, hidden):
     assert hidden not in detect_markers(image, LAYOUT)
     fix = find_markers(image, LAYOUT)
     assert fix is not None and sorted(fix.markers) == sorted({0, 1, 2, 3} - {hidden})
-    assert error_squares(fix.location.corners, plain.corners) < 0.05
+    assert corner_error_squares(fix.location.corners, plain.corners) < 0.05
     assert fix.corner_46 == plain.corner_46  # marker 0 hidden: the other three place its corner
 
 
@@ -117,7 +114,7 @@ def test_two_markers_hidden_are_not_enough_and_the_reader_falls_back(plain):
     reading = read_image(image)
     assert reading.method != "markers" and reading.markers == ()
     assert any("only 2 of the 4 markers seen (ID 0, 2)" in w for w in reading.warnings)
-    assert error_squares(np.array(reading.corners), plain.corners) < 0.15
+    assert corner_error_squares(np.array(reading.corners), plain.corners) < 0.15
     full = read_image(plain.image)
     assert full.method == "markers" and full.markers == (0, 1, 2, 3)
     assert full.corner_46 == plain.corner_46

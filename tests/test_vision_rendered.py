@@ -12,11 +12,8 @@ from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from vision.render import Camera, Lighting, Style, game_frames, render
 
+from tests.vision_helpers import corner_error_squares, moves_of
 
-def corner_error_squares(found: np.ndarray, truth: np.ndarray) -> float:
-    side = np.mean([np.linalg.norm(truth[i] - truth[(i + 1) % 4]) for i in range(4)]) / 10
-    return min(float(np.linalg.norm(np.roll(found, k, 0) - truth, axis=1).max())
-               for k in range(4)) / side
 
 
 @pytest.mark.parametrize("seed", [2, 4, 9])  # lens k1 of -0.05, -0.05, -0.02 (see the report on distortion)
@@ -25,7 +22,7 @@ def test_board_found_in_random_poses_styles_and_light(seed):
     cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
     r = render(Position.start().pieces(), cam, style, light, seed=seed)
     loc = find_board(r.image)
-    assert corner_error_squares(loc.corners, r.corners) < 0.15
+    assert corner_error_squares(loc.corners, r.corners, any_rotation=True) < 0.15
     # image order: the found corners are the renderer's, in the same order
     assert np.linalg.norm(loc.corners - r.corners, axis=1).max() < 0.15 * loc.square_px
 
@@ -75,14 +72,7 @@ def test_calibration_learns_the_orientation_from_the_start_position():
 
 @pytest.fixture(scope="module")
 def game_run():
-    pos = Position.start()
-    moves = []
-    for text in ("32-28", "19-23", "28x19", "14x23"):
-        move = pos.parse_move(text) if hasattr(pos, "parse_move") else None
-        if move is None:
-            move = next(m for m in pos.legal_moves() if str(m) == text or m.text() == text)
-        moves.append(move)
-        pos = pos.play(move)
+    moves = moves_of("32-28", "19-23", "28x19", "14x23")
     cam = Camera(tilt_deg=25.0, yaw_deg=-15.0, distance_mm=850.0)
     frames = list(game_frames(Position.start(), moves, fps=15, camera=cam,
                               style=Style.real_photos(), lighting=Lighting(noise=2.0), seed=5,
@@ -154,20 +144,12 @@ def _watch_and_judge(moves, seed):
     return frames, settled, events
 
 
-def _moves(*texts):
-    pos, out = Position.start(), []
-    for t in texts:
-        m = next(m for m in pos.legal_moves() if str(m) == t)
-        out.append(m)
-        pos = pos.play(m)
-    return out
-
 
 def test_a_piece_lifted_and_put_back_is_reported_and_binds_touch_move_art_15():
     # Black lifts 16 (which could go to 21), puts it back, and plays 19-23: the camera saw 16
     # empty, so the arbiter calls the touch-move breach (Art. 15, rule I).
     from rules.events import MovePlayed, TouchMove
-    frames, settled, events = _watch_and_judge(_moves("32-28", "19-23"), seed=17)
+    frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23"), seed=17)
     assert [s.lifted for _, s in settled] == [(32,), (16, 19)]
     for f, s in settled:
         assert set(s.lifted) <= set(f.lifted)
@@ -179,7 +161,7 @@ def test_a_piece_lifted_and_put_back_is_reported_and_binds_touch_move_art_15():
 def test_lifts_hidden_by_the_hand_are_not_guessed():
     # Every mover lifts another piece first; where the hand kept the square hidden the lift is
     # missing from `lifted`, but no square is ever reported lifted that was not.
-    frames, settled, events = _watch_and_judge(_moves("32-28", "19-23", "28x19", "14x23"), seed=0)
+    frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23", "28x19", "14x23"), seed=0)
     assert len(settled) == 4
     for f, s in settled:
         assert s.observation.board() == f.pieces

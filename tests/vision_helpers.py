@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from rules.move import Move
 from rules.position import Position
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.render import Camera, Lighting, Renderer, Style
@@ -15,3 +18,22 @@ def calibrated_watcher(renderer: Renderer, cam: Camera, style: Style,
     watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
     watcher.calibrate(start.image)
     return watcher
+
+
+def corner_error_squares(found: np.ndarray, truth: np.ndarray, any_rotation: bool = False) -> float:
+    """The largest distance between found and true corners, in squares: in the same order, or
+    (``any_rotation``) in the best of the four cyclic orders."""
+    side = np.mean([np.linalg.norm(truth[i] - truth[(i + 1) % 4]) for i in range(4)]) / 10
+    shifts = range(4) if any_rotation else (0,)
+    return min(float(np.linalg.norm(np.roll(found, k, 0) - truth, axis=1).max())
+               for k in shifts) / side
+
+
+def moves_of(*texts: str) -> list[Move]:
+    """The moves written ``texts``, played in turn from the start position."""
+    pos, out = Position.start(), []
+    for text in texts:
+        move = pos.parse_move(text)
+        out.append(move)
+        pos = pos.play(move)
+    return out

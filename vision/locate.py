@@ -132,8 +132,7 @@ def warp(image: np.ndarray, where: "BoardLocation | np.ndarray", px: int, lo: fl
                 interpolation = cv2.INTER_LINEAR
             return cv2.remap(image, m1, m2, interpolation, borderMode=cv2.BORDER_REPLICATE)
         where = where.homography
-    homography = where
-    return cv2.warpPerspective(image, warp_matrix(homography, px, lo), (size, size),
+    return cv2.warpPerspective(image, warp_matrix(where, px, lo), (size, size),
                                flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -403,9 +402,11 @@ def _working_images(image: np.ndarray, work_px: int
 
 
 def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int]:
-    """The board searched at one working scale: (location or None, seeds tried)."""
+    """The board searched at one working scale: (location or None, seeds tried).  The seeds
+    are ranked by their corners and window margin; the lens and homography are fitted for
+    the best only."""
     scale, small, norm, gray, lab = _working_images(image, work_px)
-    best: tuple[float, BoardLocation] | None = None
+    ranked: list[tuple[float, np.ndarray, np.ndarray, str]] = []
     tried = 0
     for grid, pts, method in _seeds(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), gray):
         tried += 1
@@ -421,19 +422,18 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
                  if 1 <= k[0] - ox <= 9 and 1 <= k[1] - oy <= 9}
         if len(inner) < 20:
             continue
-        g = np.array([(k[0] - ox, k[1] - oy) for k in inner], dtype=np.float64)
-        p = np.array(list(inner.values()), dtype=np.float64)
-        loc = _fitted(g, p, scale, image.shape, method)
-        if loc is None:
-            continue
         log.debug("seed %s: %d inner corners, window score %.1f margin %.1f", method,
                   len(inner), score, margin)
-        key = len(inner) + min(margin, 10.0)
-        if best is None or key > best[0]:
-            best = (key, loc)
+        g = np.array([(k[0] - ox, k[1] - oy) for k in inner], dtype=np.float64)
+        p = np.array(list(inner.values()), dtype=np.float64)
+        ranked.append((len(inner) + min(margin, 10.0), g, p, method))
         if len(inner) >= 60 and margin > 3.0:
             break
-    return (None if best is None else best[1]), tried
+    for _, g, p, method in sorted(ranked, key=lambda r: -r[0]):  # stable: the first of equals
+        loc = _fitted(g, p, scale, image.shape, method)
+        if loc is not None:
+            return loc, tried
+    return None, tried
 
 
 def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int = 800

@@ -89,6 +89,23 @@ def _centre(square: int) -> tuple[float, float]:
     return ((column(square) + 0.5) * SQUARE_MM, (row(square) + 0.5) * SQUARE_MM)
 
 
+def _lift(square: int) -> Callable[[_State], None]:
+    """The hand picks up the piece on ``square`` (it counts as lifted in this move)."""
+    def act(s: _State) -> None:
+        s.holding = s.pieces.pop(square)
+        s.lifted.append(square)
+    return act
+
+
+def _put(square: int) -> Callable[[_State], None]:
+    """The hand puts the piece it holds on ``square``."""
+    def act(s: _State) -> None:
+        assert s.holding is not None
+        s.pieces[square] = s.holding
+        s.holding = None
+    return act
+
+
 def _offscreen(model: CameraModel, x: float, y: float, from_deg: float, h: float) -> tuple[float, float, float]:
     """A fingertip point out along the arm's direction where the hand is out of the picture."""
     a = math.radians(from_deg)
@@ -225,14 +242,13 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
             s.lifted = []
 
         keys.append(_Key(0.001, outside, "reach", begin))
+        own = [sq for sq, p in pos.pieces().items() if p.color is mover and sq != move.from_square]
         if touches > 0 and rng.random() < touches:
-            own = [sq for sq, p in pos.pieces().items() if p.color is mover and sq != move.from_square]
             if own:
                 hx, hy = _centre(int(rng.choice(own)))
                 keys.append(_Key(0.5 * speed, (hx, hy, 45.0), "hover"))
                 keys.append(_Key(0.3 * speed, (hx, hy, 30.0), "hover"))
         if put_backs > 0 and rng.random() < put_backs:
-            own = [sq for sq, p in pos.pieces().items() if p.color is mover and sq != move.from_square]
             if own:
                 back = int(rng.choice(own))
                 bx, by = _centre(back)
@@ -242,52 +258,26 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 a = math.radians(from_deg)
                 ax = bx + math.cos(a) * 1.5 * SQUARE_MM
                 ay = by + math.sin(a) * 1.5 * SQUARE_MM
-
-                def lift(s: _State, sq: int = back) -> None:
-                    s.holding = s.pieces.pop(sq)
-                    s.lifted.append(sq)
-
-                def put_back(s: _State, sq: int = back) -> None:
-                    assert s.holding is not None
-                    s.pieces[sq] = s.holding
-                    s.holding = None
-
                 keys.append(_Key(0.5 * speed, (bx, by, 55.0), "reach"))
-                keys.append(_Key(0.2 * speed, (bx, by, bh), "grab", lift))
+                keys.append(_Key(0.2 * speed, (bx, by, bh), "grab", _lift(back)))
                 keys.append(_Key(0.3 * speed, (ax, ay, 45.0), "carry"))
                 keys.append(_Key(0.4 * speed, (ax, ay, 45.0), "carry"))
-                keys.append(_Key(0.3 * speed, (bx, by, bh), "place", put_back))
+                keys.append(_Key(0.3 * speed, (bx, by, bh), "place", _put(back)))
                 keys.append(_Key(0.15 * speed, (bx, by, 50.0), "place"))
         keys.append(_Key(0.6 * speed, (fx, fy, 55.0), "reach"))
-
-        def grab(s: _State, sq: int = move.from_square) -> None:
-            s.holding = s.pieces.pop(sq)
-            s.lifted.append(sq)
-
-        keys.append(_Key(0.2 * speed, (fx, fy, lift_h), "grab", grab))
+        keys.append(_Key(0.2 * speed, (fx, fy, lift_h), "grab", _lift(move.from_square)))
         keys.append(_Key(0.15 * speed, (fx, fy, 45.0), "carry"))
         for sq in move.path[1:]:
             x, y = _centre(sq)
             keys.append(_Key((0.3 if taken else 0.45) * speed, (x, y, 45.0), "carry"))
         tx, ty = _centre(move.to_square)
-
-        def place(s: _State, sq: int = move.to_square) -> None:
-            assert s.holding is not None
-            s.pieces[sq] = s.holding
-            s.holding = None
-
-        keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", place))
+        keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", _put(move.to_square)))
         keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
         for sq in taken:
             x, y = _centre(sq)
             keys.append(_Key(0.35 * speed, (x, y, 50.0), "take"))
-
-            def take(s: _State, sq: int = sq) -> None:
-                s.holding = s.pieces.pop(sq)
-                s.lifted.append(sq)
-
             h = style.man_height_mm * (2 if pos.piece_at(sq) and pos.piece_at(sq).king else 1) + 4.0  # type: ignore[union-attr]
-            keys.append(_Key(0.15 * speed, (x, y, h), "take", take))
+            keys.append(_Key(0.15 * speed, (x, y, h), "take", _lift(sq)))
             keys.append(_Key(0.15 * speed, (x, y, 50.0), "take"))
         landed = after.piece_at(move.to_square)
         crowned = not piece.king and landed is not None and landed.king
