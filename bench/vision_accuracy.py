@@ -10,10 +10,13 @@ frame.  Measured against the renderer's truth:
   squares equal to the truth;
 - kings: for every game whose camera is at least 20 degrees off vertical, frames with random
   positions of men and kings (8 kings in 16 pieces), read by the calibrated watcher: recall and
-  precision of the kings.
+  precision of the kings, and the recall of the kings the camera can tell from men
+  (``king_recall_tellable``: a king's top at least 2.5 camera pixels from a man's there; a far
+  camera, or a square near the camera's foot, shows less, and the reading then says unsure).
 
 Progress goes to stderr; one JSON line to stdout.  ``--games N`` (default 20), ``--plies N``
-(default 10), ``--fps F`` (default 10), ``--seed S``.  ``--kings-only`` measures the kings alone
+(default 10), ``--fps F`` (default 10), ``--seed S``, ``--only G ...`` (only those games of the
+run, numbered from 0, each drawn exactly as in the full run).  ``--kings-only`` measures the kings alone
 (the watcher calibrated on the game's start frame, no game fed: much quicker; the game fields of
 the JSON are then zero); ``--verbose`` lists every missed king and every man read as a king on
 stderr (tilt, camera distance, cell, colours, the king evidence).  The JSON's ``king_p`` is the
@@ -32,6 +35,9 @@ import cv2
 import numpy as np
 
 
+#: A king's top at least this many camera pixels from a man's: the camera can tell them
+#: (`vision.kings`: nearer, a reading stays unsure, neither a king nor a sure man).
+_TELLABLE_PX = 2.5
 #: King probability bins for the calibration table.
 _BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0001)
 
@@ -49,6 +55,7 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
             pieces[int(sq)] = Piece(WHITE if i % 2 else BLACK, i < 8)
         r = renderer.render(pieces, cam, style, light, seed=g * 7 + k)
         obs = watcher.read(r.image)
+        ev, cells = _evidence(watcher, r.image)
         totals["king_frames"] += 1
         for sq in range(1, 51):
             t, reading = pieces.get(sq), obs.reading(sq)
@@ -56,6 +63,10 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
             if t is not None and t.king:
                 totals["kings_true"] += 1
                 totals["kings_found"] += o == t
+                # where a king's top lies far enough from a man's for the camera to tell
+                if not ev.uncertain and ev.separation[cells[sq - 1]] >= _TELLABLE_PX:
+                    totals["kings_tellable"] += 1
+                    totals["kings_tellable_found"] += o == t
             if o is not None and o.king:
                 totals["kings_read"] += 1
                 totals["kings_right"] += o == t
@@ -70,18 +81,28 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
             _explain(watcher, r, pieces, obs, g, cam, style, light)
 
 
-def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
-    """Every missed king and every man read as a king, with the evidence behind it."""
-    from vision.kings import KingCalibration, king_evidence
+def _evidence(watcher, image):
+    """The king evidence of the calibrated ``watcher`` on ``image`` (the bench looks inside on
+    purpose) and the image cells of squares 1-50."""
+    from vision.kings import king_evidence
     from vision.squares import board_view, classify
 
     cal = watcher.calibration
-    loc, pose = watcher._location, watcher._pose  # the bench looks inside on purpose
-    view = board_view(r.image, loc, pose, cal.man_height or 0.2)
+    loc, pose = watcher._location, watcher._pose
+    view = board_view(image, loc, pose, cal.man_height or 0.2)
     occupied = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p[..., 0] < 0.5
     ev = king_evidence(view, pose, occupied, man_height=cal.man_height, square_px=loc.square_px,
                        offset=cal.kings)
-    cells = cal.orientation.square_cells()
+    return ev, cal.orientation.square_cells()
+
+
+def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
+    """Every missed king and every man read as a king, with the evidence behind it."""
+    from vision.kings import KingCalibration
+
+    cal = watcher.calibration
+    loc = watcher._location
+    ev, cells = _evidence(watcher, r.image)
     for sq, t in pieces.items():
         o = obs.reading(sq).content
         if (t.king and o == t) or (not t.king and not (o is not None and o.king)):
@@ -113,6 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--kings-only", action="store_true",
                     help="measure the kings alone (no game fed to the watcher)")
     ap.add_argument("--verbose", action="store_true", help="every king error on stderr")
+    ap.add_argument("--only", type=int, nargs="+", metavar="G",
+                    help="only these games (0-based) of the run, to look at one closely")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from rules.position import Position
@@ -122,7 +145,8 @@ def main(argv: list[str] | None = None) -> None:
 
     totals = dict(frames=0, settled=0, settled_with_hand=0, squares=0, squares_wrong=0,
                   boards_right=0, moves=0, moves_with_one_settled=0, extra_settled=0,
-                  lifted_right=0, kings_true=0, kings_found=0, kings_read=0, kings_right=0,
+                  lifted_right=0, kings_true=0, kings_found=0, kings_tellable=0,
+                  kings_tellable_found=0, kings_read=0, kings_right=0,
                   king_frames=0, calibration_failures=0, games=0, tilted_games=0,
                   bins=[[0, 0] for _ in _BINS[:-1]], p_kings=[], p_men=[])
     wrong_examples = []
@@ -143,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
             m = legal[int(rng.integers(len(legal)))]
             moves.append(m)
             pos = pos.play(m)
-        if args.kings_only and cam.tilt_deg < 20.0:
+        if (args.kings_only and cam.tilt_deg < 20.0) or (args.only and g not in args.only):
             continue
         frames = game_frames(Position.start(), moves, fps=args.fps, camera=cam, style=style,
                              lighting=light, seed=g, jitter=0.3, touches=0.3, renderer=renderer)
@@ -186,7 +210,8 @@ def main(argv: list[str] | None = None) -> None:
             totals["tilted_games"] += 1
             _king_frames(watcher, renderer, cam, style, light, rng, g, totals, args.verbose)
         print(f"game {g + 1}/{args.games}: tilt {cam.tilt_deg:.0f}, {totals['frames']} frames, "
-              f"{totals['squares_wrong']} squares wrong so far, kings {totals['kings_found']}/"
+              f"{totals['squares_wrong']} squares wrong, {totals['extra_settled']} extra settled, "
+              f"{totals['settled_with_hand']} with a hand so far, kings {totals['kings_found']}/"
               f"{totals['kings_true']} found, {totals['kings_read'] - totals['kings_right']} "
               f"false, {time.time() - t0:.0f} s", file=sys.stderr)
     sq = max(1, totals["squares"])
@@ -203,6 +228,9 @@ def main(argv: list[str] | None = None) -> None:
         "tilted_games": totals["tilted_games"], "king_frames": totals["king_frames"],
         "king_recall": round(totals["kings_found"] / max(1, totals["kings_true"]), 4),
         "king_precision": round(totals["kings_right"] / max(1, totals["kings_read"]), 4),
+        "kings_tellable": totals["kings_tellable"],
+        "king_recall_tellable": round(totals["kings_tellable_found"]
+                                      / max(1, totals["kings_tellable"]), 4),
         "king_p": {"kings": round(float(np.mean(totals["p_kings"])), 3) if totals["p_kings"] else None,
                    "men": round(float(np.mean(totals["p_men"])), 3) if totals["p_men"] else None},
         "king_p_bins": [{"p": [_BINS[i], min(1.0, _BINS[i + 1])], "pieces": n, "kings": k}

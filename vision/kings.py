@@ -50,6 +50,11 @@ _VW = np.array([-0.06, 0.0, 0.06])
 _EPS = 0.05
 #: Candidate positions of the top face per piece.
 _CANDIDATES = 48
+#: Pull of the top-face window towards the far rim (squared Lab distance per square of shift)
+#: when the side band looks like the top face, and the band's distance from the top colour
+#: (Lab) from which it counts as distinct (no pull): see `_top_shift`.
+_FAR_PULL = 25.0
+_BAND_DISTINCT = 12.0
 #: Student-t degrees of freedom of the measured shift.
 _NU = 4.0
 #: Smallest spread (squares) of a calibrated shift: a third of a view pixel and the sub-sample
@@ -165,9 +170,16 @@ def _radius(view: BoardView, centres: np.ndarray, mid: np.ndarray, v: np.ndarray
 
 
 def _top_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
-               top: np.ndarray) -> np.ndarray:
+               top: np.ndarray, pull: np.ndarray | float = 0.0) -> np.ndarray:
     """Per piece, the centre in [lo, hi] of the window of half-width ``r`` along the profile whose
-    samples are nearest the colour ``top`` (least squared distance, sub-sample refined)."""
+    samples are nearest the colour ``top`` (least squared distance, sub-sample refined).
+
+    The window's ends settle where the profile is equally far from the top colour.  Where the
+    side band looks like the top face (a dark piece in a dim light) the near end says nothing
+    and the window would rest anywhere along the band; ``pull`` (per piece, squared distance
+    per square) then moves it outwards, to the far rim: the top face is the farthest disc of
+    the silhouette.  Where the band is distinct, no pull: a far rim against a square of the
+    top's own colour would not stop it."""
     n = len(prof)
     d2 = np.sum((prof - top[:, None, :]) ** 2, axis=-1)
     step = _T[1] - _T[0]
@@ -176,6 +188,7 @@ def _top_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
     frac = np.linspace(0.0, 1.0, _CANDIDATES)
     ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
     cost = _at(cum, _T, ss + r) - _at(cum, _T, ss - r)  # cum[:, j]: the integral up to _T[j]
+    cost = cost - np.reshape(pull, (-1, 1)) * ss
     k = np.argmin(cost, axis=1)
     rows = np.arange(n)
     s = ss[rows, k]
@@ -258,7 +271,11 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     if cal is not None:
         colour = np.argmin(np.linalg.norm(tops[:, None, :] - cal.tops[None], axis=-1), axis=1)
         delta = delta + cal.bias[colour]
-    raw = _top_shift(prof, r, lo + delta, hi + delta, tops)
+    # the band in the middle of a man's (a king's band starts the same): like the top or not
+    band = np.median(_at(prof, _T, (0.5 * s_man - r + delta)[:, None] + 0.3 * tnear), axis=1)
+    alike = 1.0 - np.linalg.norm(band - tops, axis=1) / _BAND_DISTINCT
+    raw = _top_shift(prof, r, lo + delta, hi + delta, tops,
+                     _FAR_PULL * np.clip(alike, 0.0, 1.0))
     extent = raw - delta
     h = _heights_from_extent(extent, per_unit, H)
     if man_height is None:

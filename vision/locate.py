@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.gridfit import fit_homography
 from vision.lens import Lens, fit_lens, remap_grid
 
 log = logging.getLogger(__name__)
@@ -208,8 +209,11 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
             continue
         part = np.array([(i, j) for j in range(rows) for i in range(cols)], dtype=np.float64)
         yield part, pts, f"partial-{cols}x{rows}"
-        # with pieces on the light squares the detector sometimes locks onto every other corner
-        yield part * 2, pts, f"partial-{cols}x{rows}-halved"
+        # the detector sometimes locks onto every other corner, along one axis (pieces on
+        # every other row of the dark squares, a dim light) or both (pieces on the light
+        # squares): the grown fit with the most corners decides (`_find_at`)
+        for halved, step in (("x", (2, 1)), ("y", (1, 2)), ("", (2, 2))):
+            yield part * step, pts, f"partial-{cols}x{rows}-halved{halved}"
 
 
 @dataclass(frozen=True)
@@ -463,8 +467,8 @@ def _fitted(grid: np.ndarray, points: np.ndarray, scale: float, shape: tuple[int
     (`vision.lens`), then the homography, in the frame's own pixels."""
     full = points / scale
     lens = fit_lens(grid, full, (shape[1], shape[0]))
-    target = lens.undistort(full) if lens is not None else full
-    H, _ = cv2.findHomography(grid, target, cv2.RANSAC, 2.0 / scale)
-    if H is None:
+    fitted = fit_homography(grid, lens.undistort(full) if lens is not None else full)
+    if fitted is None:
         return None
-    return BoardLocation.from_homography(orient_homography(H), len(grid), method, lens)
+    H, keep = fitted
+    return BoardLocation.from_homography(orient_homography(H), int(keep.sum()), method, lens)
