@@ -4,6 +4,7 @@ Run from the repository root::
 
     python -m bench.service                 # 600 frames of the bundled game, rendered
     python -m bench.service --frames 1500 --speech
+    python -m bench.service --frames 400 --speech --camera   # paced and live, as a camera
 
 The loop is the real one (`device.service.Companion.run`): the capture thread reading frames,
 vision, the arbiter, the SQLite store (a move committed per record), the LEDs on gpiozero's mock
@@ -33,16 +34,26 @@ import cv2
 
 
 class TimedSource:
-    """Wraps a source and adds up the time its ``read`` takes (the renderer's work)."""
+    """Wraps a source and adds up the time its ``read`` takes (decoding the pictures).  With
+    ``camera_fps`` it stands for a camera: live (the capture thread keeps only the newest frame)
+    and delivering no faster than that rate."""
 
-    def __init__(self, inner) -> None:
-        self.inner, self.name, self.live = inner, inner.name, inner.live
+    def __init__(self, inner, camera_fps: float | None = None) -> None:
+        self.inner, self.name = inner, inner.name
+        self.live = inner.live if camera_fps is None else True
+        self.period = 0.0 if camera_fps is None else 1.0 / camera_fps
         self.seconds = 0.0
+        self._next = 0.0
 
     def open(self) -> None:
         self.inner.open()
 
     def read(self):
+        if self.period:
+            wait = self._next - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            self._next = max(self._next, time.monotonic()) + self.period
         t0 = time.perf_counter()
         try:
             return self.inner.read()
@@ -82,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--fps", type=float, default=10.0, help="the rendering's frame rate")
     ap.add_argument("--speech", action="store_true", help="speak into WAV files (espeak-ng worker)")
+    ap.add_argument("--camera", action="store_true",
+                    help="read the pictures as a camera delivers them: at the frame rate, only the "
+                         "newest kept (the appliance's memory; a recording keeps a few waiting)")
     ap.add_argument("--render-into", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -102,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rendering {args.frames} frames into {folder} (child process)", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "bench.service", "--render-into", folder,
                         "--frames", str(args.frames), "--fps", str(args.fps)], check=True)
-        source = TimedSource(ImageFolderSource(folder, args.fps))
+        source = TimedSource(ImageFolderSource(folder, args.fps),
+                             camera_fps=args.fps if args.camera else None)
         panel = CounterPanel.from_config(PinsConfig(), pin_factory=MockFactory())
         speaker = open_speech(SpeechConfig(enabled=args.speech), wav_dir=os.path.join(tmp, "wav"))
         announcer = Announcer("en", True, speaker)
@@ -129,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "bench": "service",
         "frames": frames,
+        "as_camera": args.camera,
         "moves_recorded": moves,
         "wall_s": round(wall, 2),
         "loop_fps": round(frames / wall, 1),

@@ -187,6 +187,8 @@ def main(argv: list[str] | None = None) -> None:
             if s is None:
                 continue
             totals["settled"] += 1
+            # the arbiter, having accepted the move, tells the watcher what stands where
+            watcher.confirm(f.pieces)
             if f.hand:
                 totals["settled_with_hand"] += 1
                 hand_examples.append({"game": g, "time": f.time, "phase": f.phase,

@@ -206,6 +206,7 @@ class Companion:
             return []
         events = list(arbiter.observe(settled))
         unclear = [e for e in events if isinstance(e, LookAgain)]
+        self._confirm(unclear)
         if unclear and self._retries < LOOK_AGAIN_TIMES:
             self._retries += 1
             self._retry_at = now + LOOK_AGAIN_AFTER_S
@@ -216,6 +217,12 @@ class Companion:
             self._retry_at = None
         self._dispatch(events)
         return events
+
+    def _confirm(self, unclear: list[Event]) -> None:
+        """The arbiter accepted the last settled board (nothing unclear, no irregularity open):
+        the watcher learns from what the game says stands where."""
+        if not unclear and self.arbiter.pending is None and self.watcher is not None:
+            self.watcher.confirm(self.arbiter.expected_board())
 
     def _commands(self, when: float | None) -> list[Event]:
         """Button presses, queued by the button's thread."""
@@ -230,6 +237,8 @@ class Companion:
             elif command == "complete" and self.watcher is not None and self._calibrated:
                 settled = self.watcher.button_pressed(when)
                 out = list(self.arbiter.observe(settled)) if settled and self.arbiter.over is None else []
+                if settled is not None:
+                    self._confirm([e for e in out if isinstance(e, LookAgain)])
             else:
                 out = []
             self._dispatch(out)

@@ -31,7 +31,8 @@ median of the measured heights and the spread is ``noise``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -67,13 +68,15 @@ class KingCalibration:
     """What the start position teaches (`calibrate`): a man's ``man_height`` (squares); the
     reading view's ``displacement`` (10 x 10 x 2, squares) of each cell centre from where the
     homography puts it; per piece colour (index 0 the lighter): the ``tops`` colour (Lab), the
-    ``bias`` and ``sigma`` of the measured top-face shift (squares)."""
+    ``bias`` and ``sigma`` of the measured top-face shift (squares); ``samples``: the men's
+    measurements it was fitted from, by image cell (`refit` adds the game's)."""
 
     man_height: float
     displacement: np.ndarray
     tops: np.ndarray
     bias: np.ndarray
     sigma: np.ndarray
+    samples: Mapping[tuple[int, int], tuple] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,27 +384,57 @@ def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
     each colour's spread is the residuals' robust spread."""
     if ev.view is None:
         return None
-    field = view_displacement(ev.view)
-    fit = _calibrate_once(ev, pose, field)
+    displacement = view_displacement(ev.view)
+    fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
     for _ in range(2):  # again with the height just fitted: where the top faces really are
         if fit is None:
             return None
         ev = king_evidence(ev.view, pose, np.isfinite(ev.shift), man_height=fit.man_height)
-        fit = _calibrate_once(ev, pose, field)
+        fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
     return fit
 
 
-def _calibrate_once(ev: KingEvidence, pose: Pose, field: np.ndarray) -> KingCalibration | None:
-    ok = np.isfinite(ev.shift) & np.isfinite(ev.per_unit)
-    if ev.tops is None or ev.directions is None or np.count_nonzero(ok) < 12:
+def refit(cal: KingCalibration, ev: KingEvidence, men: np.ndarray, pose: Pose) -> KingCalibration:
+    """``cal`` fitted again with the men of a reading's evidence ``ev`` that the game guarantees
+    (``men``: 10 x 10, image cells), each cell's measurement replacing the one it had.
+
+    In the start position each colour stands on its own half of the board, so a colour's bias
+    and the height (which scales the shift with the distance from the camera's foot) are told
+    apart only by how the shift varies within each half; as the men spread over the board in a
+    game, they are told apart ever better.  The view (the location) must be the calibration's."""
+    samples = dict(cal.samples)
+    samples.update(_men_samples(ev, men, cal.displacement))
+    fit = _fit(samples, pose.height, cal.displacement)
+    return cal if fit is None else fit
+
+
+#: One man's measurement: (per unit of height, the shift less the view's displacement, the top's
+#: Lab colour).
+_Sample = tuple[float, float, tuple[float, float, float]]
+
+
+def _men_samples(ev: KingEvidence, men: np.ndarray, displacement: np.ndarray
+                 ) -> dict[tuple[int, int], _Sample]:
+    """The measurements of the men on the ``men`` cells (image cells) where ``ev`` has one."""
+    if ev.shift is None or ev.tops is None or ev.directions is None:
+        return {}
+    ok = men & np.isfinite(ev.shift) & np.isfinite(ev.per_unit)
+    out = {}
+    for r, c in np.argwhere(ok):
+        y = float(ev.shift[r, c] - displacement[r, c] @ ev.directions[r, c])
+        out[(int(r), int(c))] = (float(ev.per_unit[r, c]), y, tuple(map(float, ev.tops[r, c])))
+    return out
+
+
+def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.ndarray
+         ) -> KingCalibration | None:
+    """The height, biases and spreads from men's measurements (see `calibrate`)."""
+    if len(samples) < 12:
         return None
-    cells = np.argwhere(ok)
-    u = ev.directions[ok]
-    y = ev.shift[ok] - np.einsum("nk,nk->n", field[cells[:, 0], cells[:, 1]], u)
-    x = ev.per_unit[ok]
-    tops = ev.tops[ok]
+    x = np.array([v[0] for v in samples.values()])
+    y = np.array([v[1] for v in samples.values()])
+    tops = np.array([v[2] for v in samples.values()])
     centres, labels = two_means(tops)
-    H = pose.height
     h0, hsd = _MAN_PRIOR
     k0 = h0 * H / (H - h0)
     prior_w = 0.02 / hsd  # the prior as one residual of 0.02 squares
@@ -424,4 +457,4 @@ def _calibrate_once(ev: KingEvidence, pose: Pose, field: np.ndarray) -> KingCali
         if len(ec):
             bias[c] = float(np.median(ec))
             sigma[c] = max(float(np.median(np.abs(ec - bias[c]))) * 1.4826, _SIGMA_MIN)
-    return KingCalibration(h, field, centres, bias, sigma)
+    return KingCalibration(h, displacement, centres, bias, sigma, samples)

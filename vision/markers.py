@@ -406,7 +406,6 @@ def marker_sheet(layout: MarkerLayout = MarkerLayout(), *, size_mm: float | None
     page = np.full((h, w), 255, np.uint8)
     font, ink = cv2.FONT_HERSHEY_SIMPLEX, 0
     text_scale = dpi / 300 * 1.25
-    line = int(round(9 * mm))
 
     def text(s: str, x: float, y: float, scale: float = text_scale, thick: int = 3) -> None:
         cv2.putText(page, s, (int(x), int(y)), font, scale, ink, max(1, int(thick * dpi / 300)),

@@ -31,7 +31,8 @@ _RING = 1
 
 @dataclass(frozen=True)
 class MotionConfig:
-    """Thresholds: a pixel "changed" when a colour channel moved by more than ``pixel_delta``;
+    """Thresholds: a pixel "changed" when a colour channel moved by more than ``pixel_delta``
+    (in a well-exposed picture; less in a dim one, `pixel_delta`);
     ``motion_share`` of changed board pixels means motion; ``intrusion_share`` of the ring
     differing from the still ring means something lies over the board's edge; ``corner_points``
     neighbouring grid points (of 121) differing from the still board mean a hand over the board; ``still_s``
@@ -64,6 +65,21 @@ def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.nd
     return cv2.GaussianBlur(view, (3, 3), 0).astype(np.float32)
 
 
+#: The median brightness (0-255) of a well-exposed view, for which ``pixel_delta`` is meant,
+#: and the smallest share of it a dim picture's threshold keeps (the noise of the small view,
+#: an average of some 30 camera pixels each, stays below it).
+_EXPOSED = 100.0
+_DIM_FLOOR = 0.35
+
+
+def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
+    """The change of a view pixel that counts, for the light of the ``still`` view: in a dim
+    picture every contrast shrinks with the light, a hand's against the border's too (at a
+    third of the light an arm crossing the board no longer passed the fixed threshold)."""
+    level = float(np.median(still[::2, ::2]))
+    return config.pixel_delta * float(np.clip(level / _EXPOSED, _DIM_FLOOR, 1.0))
+
+
 def _delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per-pixel change: the largest change of any colour channel."""
     return np.abs(a - b).max(axis=-1)
@@ -82,15 +98,16 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     """Motion against ``previous`` and intrusion against the ``still`` reference view."""
     ring = _ring_mask()
     inner = ~ring
+    delta = pixel_delta(config, still if still is not None else view)
     motion = 0.0
     if previous is not None:
-        motion = float(np.mean(_delta(view, previous)[inner] > config.pixel_delta))
+        motion = float(np.mean(_delta(view, previous)[inner] > delta))
     intrusion = 0.0
     all_round = False
     changed = np.zeros((10, 10))
     corners_changed = 0
     if still is not None:
-        diff = _delta(view, still) > config.pixel_delta
+        diff = _delta(view, still) > delta
         intrusion = float(np.mean(diff[ring]))
         w = _RING * MOTION_PX
         sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
@@ -102,7 +119,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         idx = np.clip(idx, 1, view.shape[0] - 2)
         pv = cv2.blur(view, (3, 3))[idx[:, None], idx[None, :]]
         ps = cv2.blur(still, (3, 3))[idx[:, None], idx[None, :]]
-        moved = (_delta(pv, ps) > config.pixel_delta).astype(np.uint8)
+        moved = (_delta(pv, ps) > delta).astype(np.uint8)
         # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0

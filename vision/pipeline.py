@@ -4,16 +4,22 @@
     watcher.calibrate(first_frame)             # the start position: colours, orientation, heights
     for frame, t in camera:
         settled = watcher.feed(frame, t)        # a `rules.observation.Settled`, or None
-        if settled: arbiter.observe(settled)
+        if settled:
+            arbiter.observe(settled)
+            watcher.confirm(arbiter.expected_board())   # once the arbiter accepted it
     watcher.button_pressed(t)                   # Settled(complete=True) at once, unless a hand is there
 
 What is learnt from the start position (orientation, colours, a man's height) is in
 `vision.calibration`; this module reads frames with it and decides when the board is settled.
+It goes on learning: each settled board's sure readings teach the colours, and the game's board
+(`confirm`) teaches what the readings were unsure of and, with the men spread over the board, a
+man's height.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -23,7 +29,7 @@ from rules.piece import BLACK, WHITE, Piece
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
-from vision.kings import king_evidence
+from vision.kings import KingCalibration, KingEvidence, king_evidence, refit
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, small_view
@@ -77,6 +83,15 @@ class WatchConfig:
     markers: MarkerLayout | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class _Reading:
+    """What one reading of a frame saw: the reading view, the king evidence, the location."""
+
+    view: BoardView
+    kings: KingEvidence
+    location: BoardLocation
+
+
 class BoardWatcher:
     """Feeds frames through board location, reading and settling (see the module docstring)."""
 
@@ -103,6 +118,9 @@ class BoardWatcher:
         self._last_time: float | None = None
         self._frames = 0
         self._static_since: float | None = None
+        # the last reading's view and king evidence, and the last settled one's (for `confirm`)
+        self._last_read: _Reading | None = None
+        self._settled: _Reading | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray) -> Calibration:
@@ -208,6 +226,7 @@ class BoardWatcher:
         kings = king_evidence(view, self._pose, occupied, man_height=man_height,
                               square_px=location.square_px,
                               offset=self.calibration.kings if self.calibration else 0.0)
+        self._last_read = _Reading(view, kings, location)
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
@@ -351,6 +370,8 @@ class BoardWatcher:
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
+        seen = self._last_read
+        assert seen is not None
         changed = self._reference is None or obs.text() != self._reference.text()
         # After a hand was over the board the arbiter always gets the board, changed or not: a
         # move misread as "unchanged" must not be lost, and a piece lifted and put back matters
@@ -375,23 +396,58 @@ class BoardWatcher:
         self._hand_seen = False
         self._last_busy = None
         if self.calibration is not None:
-            self._refine(frame, obs)
+            self._refine(seen.view, obs)
+        self._settled = seen
         self._reference = obs
         if not emit:
             return None
         return Settled(obs, lifted, time, complete, frame=self._frames)
 
-    def _refine(self, frame: np.ndarray, obs: Observation) -> None:
+    def confirm(self, board: Mapping[int, Piece]) -> None:
+        """What the game says stands on the board of the last settled observation (the
+        arbiter's board, once it has accepted that observation).  It teaches what the readings
+        alone cannot:
+
+        - the colours: every cell's look of what the game puts on it, also where the reading
+          was unsure (a man moved under a glare onto a square it never stood on before stays
+          unsure, move after move, until something tells the model what it looks like there);
+        - the king measurement (`vision.kings.refit`): in the start position each side stands
+          on its own half, so a man's height and each colour's look are hard to tell apart
+          there, and men spread over the board tell them apart.
+
+        Kings teach neither (a king's top is not a man's).  Each settled board teaches once;
+        nothing when the board or the camera moved since."""
+        cal, seen = self.calibration, self._settled
+        self._settled = None
+        if cal is None or seen is None or self._pose is None or seen.location is not self._location:
+            return
+        cells = cal.orientation.square_cells()
+        labels = np.full((10, 10), -1)
+        men = np.zeros((10, 10), dtype=bool)
+        for sq, (r, c) in enumerate(cells, start=1):
+            piece = board.get(sq)
+            if piece is None:
+                labels[r, c] = EMPTY
+            elif not piece.king:
+                labels[r, c] = WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
+                men[r, c] = True
+        if cal.colours.cells is not None:
+            cal = self._learn(cal, seen.view, labels)
+        if isinstance(cal.kings, KingCalibration):
+            kings = refit(cal.kings, seen.kings, men, self._pose)
+            cal = replace(cal, man_height=kings.man_height, kings=kings)
+        self.calibration = cal
+
+    def _refine(self, view: BoardView, obs: Observation) -> None:
         """Teach the colour model what sure readings show: each sure cell's own look of what
         stands on it (learnt at once where the cell was never seen so, `ColourModel.learnt`),
         and the class colours a little.  Sure: the colours give it a probability above 0.98, it
         is the same as at the last still board (a one-off misreading must not teach the model
         its own mistake), and it is no king (a king's top is not a man's)."""
         cal = self.calibration
-        assert cal is not None and self._location is not None and self._pose is not None
+        assert cal is not None
         if cal.colours.cells is None:
             return
-        view = board_view(frame, self._location, self._pose, cal.man_height or 0.2)
         par = cal.orientation.dark_parity
         probs = classify(view, cal.colours, par).p
         before = self._reference
@@ -402,7 +458,12 @@ class BoardWatcher:
             if probs[r, c, k] > 0.98 and (piece is None or not piece.king) \
                     and (before is None or before.reading(sq).content == piece):
                 labels[r, c] = k
+        self.calibration = self._learn(cal, view, labels)
+
+    @staticmethod
+    def _learn(cal: Calibration, view: BoardView, labels: np.ndarray) -> Calibration:
+        """``cal`` with its colours taught the ``labels`` (10 x 10 classes, -1: none) of a view."""
+        par = cal.orientation.dark_parity
         colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels)
         assert colours.cells is not None
-        self.calibration = replace(cal, colours=colours,
-                                   empty_ref=colours.cells.mean[..., EMPTY, :])
+        return replace(cal, colours=colours, empty_ref=colours.cells.mean[..., EMPTY, :])
