@@ -199,3 +199,31 @@ def test_lifts_hidden_by_the_hand_are_not_guessed():
     assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28", "19-23", "28x19"]
     [touch] = [e for e in events if isinstance(e, TouchMove)]
     assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule II", 13, 14)
+
+
+def test_no_settled_board_under_a_hand_in_a_dim_light():
+    """At a third of the usual light every contrast shrinks, a hand's against the board and
+    its border too: a hand held still while carrying a piece was taken for a settled board.
+    The change that counts follows the light."""
+    rng = np.random.default_rng(7008)  # drawn as the accuracy bench's seed 7, game 8
+    cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
+    assert light.exposure < 0.5
+    pos, moves = Position.start(), []
+    for _ in range(2):  # the bench's first two moves of that game
+        legal = pos.legal_moves()
+        moves.append(legal[int(rng.integers(len(legal)))])
+        pos = pos.play(moves[-1])
+    frames = game_frames(Position.start(), moves, fps=10, camera=cam, style=style,
+                         lighting=light, seed=8, jitter=0.3, touches=0.3)
+    first = next(frames)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image)
+    hands = settled = 0
+    for f in frames:
+        s = watcher.feed(f.image, f.time)
+        hands += f.hand
+        if s is not None:
+            settled += 1
+            assert not f.hand, f"settled at {f.time:.1f} s while a hand was over the board ({f.phase})"
+            assert s.observation.board() == f.pieces
+    assert hands > 20 and settled >= len(moves)
