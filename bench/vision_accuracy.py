@@ -5,7 +5,8 @@ JPEG; hands making the moves; sometimes camera shake and hovering hands): a `Boa
 calibrated on the start frame (square 46's corner configured from the renderer) and fed every
 frame.  Measured against the renderer's truth:
 
-- settled observations: per-square error rate and whole-board accuracy, how many moves got
+- settled observations: per-square error rate (and the rate of wrong readings given with a
+  confidence of 0.8 or more) and whole-board accuracy, how many moves got
   exactly one, extra ones, settled observations emitted while a hand was over the board, lifted
   squares equal to the truth;
 - kings: for every game whose camera is at least 20 degrees off vertical, frames with random
@@ -38,6 +39,9 @@ import numpy as np
 #: A king's top at least this many camera pixels from a man's: the camera can tell them
 #: (`vision.kings`: nearer, a reading stays unsure, neither a king nor a sure man).
 _TELLABLE_PX = 2.5
+#: A reading this confident that is wrong counts as surely wrong (`square_sure_error_rate`);
+#: below it the reading says it is unsure, and the arbiter weighs its alternative.
+_SURE = 0.8
 #: King probability bins for the calibration table.
 _BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0001)
 
@@ -144,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     from vision.render import Camera, Lighting, Renderer, Style, game_frames
 
     totals = dict(frames=0, settled=0, settled_with_hand=0, squares=0, squares_wrong=0,
+                  squares_wrong_sure=0,
                   boards_right=0, moves=0, moves_with_one_settled=0, extra_settled=0,
                   lifted_right=0, kings_true=0, kings_found=0, kings_tellable=0,
                   kings_tellable_found=0, kings_read=0, kings_right=0,
@@ -197,6 +202,8 @@ def main(argv: list[str] | None = None) -> None:
             wrong = [sq for sq in range(1, 51) if s.observation.reading(sq).content != f.pieces.get(sq)]
             totals["squares"] += 50
             totals["squares_wrong"] += len(wrong)
+            totals["squares_wrong_sure"] += sum(
+                1 for sq in wrong if s.observation.reading(sq).confidence >= _SURE)
             totals["boards_right"] += not wrong
             totals["lifted_right"] += s.lifted == f.lifted
             if wrong and len(wrong_examples) < 10:
@@ -221,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         "games": totals["games"], "calibration_failures": totals["calibration_failures"],
         "frames": totals["frames"], "settled": totals["settled"],
         "square_error_rate": round(totals["squares_wrong"] / sq, 6),
+        "square_sure_error_rate": round(totals["squares_wrong_sure"] / sq, 6),
         "board_accuracy": round(totals["boards_right"] / max(1, totals["settled"]), 4),
         "moves": totals["moves"],
         "moves_with_exactly_one_settled": totals["moves_with_one_settled"],

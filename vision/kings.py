@@ -396,21 +396,36 @@ def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
 
 def refit(cal: KingCalibration, ev: KingEvidence, men: np.ndarray, pose: Pose) -> KingCalibration:
     """``cal`` fitted again with the men of a reading's evidence ``ev`` that the game guarantees
-    (``men``: 10 x 10, image cells), each cell's measurement replacing the one it had.
+    (``men``: 10 x 10, image cells).
 
     In the start position each colour stands on its own half of the board, so a colour's bias
     and the height (which scales the shift with the distance from the camera's foot) are told
     apart only by how the shift varies within each half; as the men spread over the board in a
-    game, they are told apart ever better.  The view (the location) must be the calibration's."""
+    game, they are told apart ever better.  Each cell keeps one measurement: the mean of the
+    readings of the same man (a frame's is a few hundredths of a square off, and a fit that
+    followed each frame would wobble from move to move), started afresh when a man of the other
+    colour stands there.  The view (the location) must be the calibration's."""
     samples = dict(cal.samples)
-    samples.update(_men_samples(ev, men, cal.displacement))
+    for cell, new in _men_samples(ev, men, cal.displacement).items():
+        old = samples.get(cell)
+        if old is None or float(np.linalg.norm(np.subtract(old[2], new[2]))) > _SAME_TOP:
+            samples[cell] = new
+        else:
+            w = 1.0 / min(old[3] + 1, _MEAN_OF)
+            samples[cell] = (old[0] + w * (new[0] - old[0]), old[1] + w * (new[1] - old[1]),
+                             tuple(a + w * (b - a) for a, b in zip(old[2], new[2])),
+                             old[3] + 1)
     fit = _fit(samples, pose.height, cal.displacement)
     return cal if fit is None else fit
 
 
 #: One man's measurement: (per unit of height, the shift less the view's displacement, the top's
-#: Lab colour).
-_Sample = tuple[float, float, tuple[float, float, float]]
+#: Lab colour, how many readings it is the mean of).
+_Sample = tuple[float, float, tuple[float, float, float], int]
+#: Tops nearer than this (Lab) are the same colour's; a cell's mean is over at most this many
+#: readings (it follows a slow change of the light).
+_SAME_TOP = 20.0
+_MEAN_OF = 8
 
 
 def _men_samples(ev: KingEvidence, men: np.ndarray, displacement: np.ndarray
@@ -422,7 +437,7 @@ def _men_samples(ev: KingEvidence, men: np.ndarray, displacement: np.ndarray
     out = {}
     for r, c in np.argwhere(ok):
         y = float(ev.shift[r, c] - displacement[r, c] @ ev.directions[r, c])
-        out[(int(r), int(c))] = (float(ev.per_unit[r, c]), y, tuple(map(float, ev.tops[r, c])))
+        out[(int(r), int(c))] = (float(ev.per_unit[r, c]), y, tuple(map(float, ev.tops[r, c])), 1)
     return out
 
 
