@@ -165,8 +165,9 @@ def x_corner_scores(view: np.ndarray, px: int, n: int, origin: int = 0) -> np.nd
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    return lab
+    """8-bit Lab of the working image (the search warps small views of it, made float then: a
+    float copy of the whole image was 6 MB of the process's peak memory)."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
 def _normalise(image: np.ndarray) -> np.ndarray:
@@ -185,16 +186,24 @@ def _normalise(image: np.ndarray) -> np.ndarray:
 # No CALIB_CB_ACCURACY: it upsamples the image (about 80 MB more at the 800-pixel working size,
 # the process's peak memory) and twice the time, for corners that `_grow` refines anyway.
 _SB_FLAGS = cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_NORMALIZE_IMAGE
+#: The long side (pixels) of the copy the chessboard detector seeds the search on.
+_SEED_PX = 640
 
 
 def _seeds(gray: np.ndarray, enhanced: np.ndarray):
     """Candidate (grid points, image points, method) seeds, best first."""
     grid = np.array([(i, j) for j in range(9) for i in range(9)], dtype=np.float64)
     cv2.setRNGSeed(12345)  # the exhaustive search draws random numbers: same image, same answer
+    # the detector only seeds the search (`_grow` refines every corner in the working image):
+    # it runs on a smaller copy, which halves its transient memory, the process's peak
+    k = min(1.0, _SEED_PX / max(gray.shape[:2]))
+    if k < 1.0:
+        gray, enhanced = (cv2.resize(im, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+                          for im in (gray, enhanced))
     for img, flags in ((gray, _SB_FLAGS), (enhanced, _SB_FLAGS & ~cv2.CALIB_CB_NORMALIZE_IMAGE)):
         ok, pts = cv2.findChessboardCornersSB(img, (9, 9), flags=flags)
         if ok:
-            yield grid, pts.reshape(-1, 2).astype(np.float64), "chessboard"
+            yield grid, pts.reshape(-1, 2).astype(np.float64) / k, "chessboard"
     for img, pattern in ((enhanced, (5, 5)), (gray, (5, 5)), (enhanced, (3, 3)), (gray, (3, 3))):
         try:
             ok, pts, meta = cv2.findChessboardCornersSBWithMeta(
@@ -204,7 +213,7 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
         if not ok or meta is None:
             continue
         rows, cols = meta.shape[:2]
-        pts = pts.reshape(-1, 2).astype(np.float64)
+        pts = pts.reshape(-1, 2).astype(np.float64) / k
         if len(pts) != rows * cols:
             continue
         part = np.array([(i, j) for j in range(rows) for i in range(cols)], dtype=np.float64)
@@ -245,7 +254,8 @@ def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
         nx, ny = hi_x - lo_x + 1, hi_y - lo_y + 1
         W = warp_matrix(Hs, px)
         view = cv2.warpPerspective(lab, W, (nx * px, ny * px), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 128, 128))
+                                   borderMode=cv2.BORDER_CONSTANT,
+                                   borderValue=(0, 128, 128)).astype(np.float32)
         n = max(nx, ny)
         sc = x_corner_scores(view, px, n, px // 2)[:ny, :nx]
         # inside the image only
@@ -300,7 +310,7 @@ def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
     return _Fit(H, scores, points)
 
 
-def _place(lab: np.ndarray, fit: _Fit, px: int = 32) -> tuple[int, int, float, float] | None:
+def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, float] | None:
     """The lattice offset (ox, oy) of grid point (0, 0), with the window's score and margin."""
     keys = list(fit.good)
     xs = [k[0] for k in keys]
@@ -311,7 +321,8 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 32) -> tuple[int, int, float, f
     nx, ny = hi_x - lo_x + 1, hi_y - lo_y + 1
     W = warp_matrix(fit.homography @ shift, px)
     view = cv2.warpPerspective(lab, W, (nx * px, ny * px), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 128, 128))
+                               borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=(0, 128, 128)).astype(np.float32)
     n = max(nx, ny)
     sc = x_corner_scores(view, px, n, px // 2)[:ny, :nx]
     pos = np.clip(sc, 0, None)
