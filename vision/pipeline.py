@@ -230,8 +230,10 @@ class BoardWatcher:
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
-            # King or man is never certain from the camera (king recall is about 80%): the
-            # arbiter, which knows where kings can be, weighs it but is never overruled by it.
+            # King or man is never certain from the camera (near its foot, or from far away, a
+            # king's top is a pixel or two from a man's; `bench.vision_accuracy` measures it):
+            # the arbiter, which knows where kings can be, weighs it but is never overruled by
+            # it (`rules.matching.KING_CONFIDENT` is above this clip).
             pk = float(np.clip(kings.p_king[r, c], 0.02, 0.98)) if occupied[r, c] else 0.1
             options = [(pe, None), (pw * (1 - pk), Piece(WHITE)), (pw * pk, Piece(WHITE, True)),
                        (pb * (1 - pk), Piece(BLACK)), (pb * pk, Piece(BLACK, True))]
