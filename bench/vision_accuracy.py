@@ -3,12 +3,13 @@
 For each game (random camera pose, lens, board and piece colours, light, glare, noise, blur,
 JPEG; hands making the moves; sometimes camera shake and hovering hands): a `BoardWatcher` is
 calibrated on the start frame (square 46's corner configured from the renderer) and fed every
-frame.  Measured against the renderer's truth:
+frame; after each settled observation it is told the board's truth (`BoardWatcher.confirm`), as
+the arbiter tells it once it has accepted the board.  Measured against the renderer's truth:
 
 - settled observations: per-square error rate (and the rate of wrong readings given with a
-  confidence of 0.8 or more) and whole-board accuracy, how many moves got
-  exactly one, extra ones, settled observations emitted while a hand was over the board, lifted
-  squares equal to the truth;
+  confidence of 0.8 or more) and whole-board accuracy, how many moves got exactly one, extra
+  ones, settled observations emitted while a hand was over the board, lifted squares equal to
+  the truth;
 - kings: for every game whose camera is at least 20 degrees off vertical, frames with random
   positions of men and kings (8 kings in 16 pieces), read by the calibrated watcher: recall and
   precision of the kings, and the recall of the kings the camera can tell from men
@@ -16,10 +17,10 @@ frame.  Measured against the renderer's truth:
   camera, or a square near the camera's foot, shows less, and the reading then says unsure).
 
 Progress goes to stderr; one JSON line to stdout.  ``--games N`` (default 20), ``--plies N``
-(default 10), ``--fps F`` (default 10), ``--seed S``, ``--only G ...`` (only those games of the
-run, numbered from 0, each drawn exactly as in the full run).  ``--kings-only`` measures the kings alone
-(the watcher calibrated on the game's start frame, no game fed: much quicker; the game fields of
-the JSON are then zero); ``--verbose`` lists every missed king and every man read as a king on
+(default 10), ``--fps F`` (default 10), ``--seed S``, ``--only G ...`` (only those games of
+the run, numbered from 0, each drawn exactly as in the full run).  ``--kings-only`` measures the
+kings alone (the watcher calibrated on the game's start frame, no game fed: much quicker, and
+nothing learnt from a game; the game fields of the JSON are then zero); ``--verbose`` lists every missed king and every man read as a king on
 stderr (tilt, camera distance, cell, colours, the king evidence).  The JSON's ``king_p`` is the
 mean king probability the readings gave the true kings and the men (``kings``/``men``), and
 ``king_p_bins`` how often a piece given a king probability in each bin was a king (calibration).
