@@ -227,3 +227,27 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
             assert not f.hand, f"settled at {f.time:.1f} s while a hand was over the board ({f.phase})"
             assert s.observation.board() == f.pieces
     assert hands > 20 and settled >= len(moves)
+
+
+def test_the_start_frame_is_searched_for_the_board_once(monkeypatch):
+    """Calibrating found the board, and the reading of the same frame right after searched for
+    it again: a second and a half here, several on a Raspberry Pi, blind at the start."""
+    import vision.calibration
+    import vision.pipeline
+
+    searches = []
+    real = vision.calibration.find_board
+
+    def counted(image, **kw):
+        searches.append(image.shape)
+        return real(image, **kw)
+
+    monkeypatch.setattr(vision.calibration, "find_board", counted)
+    monkeypatch.setattr(vision.pipeline, "find_board", counted)
+    cam = Camera(tilt_deg=25.0, yaw_deg=-15.0, distance_mm=850.0)
+    start = render(Position.start().pieces(), cam, Style.real_photos(), Lighting(), seed=2)
+    watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
+    watcher.calibrate(start.image)
+    for t in (0.0, 0.1, 0.2):
+        watcher.feed(start.image, t)
+    assert len(searches) == 1

@@ -139,6 +139,7 @@ class BoardWatcher:
         self.calibration = cal
         self._location = location
         self._pose = pose
+        self._size = (frame.shape[1], frame.shape[0])  # else the reading below searches again
         obs = self.read(frame)
         start = start_board()
 
