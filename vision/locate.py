@@ -200,7 +200,11 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
     if k < 1.0:
         gray, enhanced = (cv2.resize(im, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
                           for im in (gray, enhanced))
-    for img, flags in ((gray, _SB_FLAGS), (enhanced, _SB_FLAGS & ~cv2.CALIB_CB_NORMALIZE_IMAGE)):
+    # the whole 9x9 pattern without the exhaustive search: with men on the board it is seldom
+    # found at all, and the exhaustive search took a second to say so (the partial patterns
+    # below seed such boards; on the rendered and real boards the seeds found are the same)
+    full = _SB_FLAGS & ~cv2.CALIB_CB_EXHAUSTIVE
+    for img, flags in ((gray, full), (enhanced, full & ~cv2.CALIB_CB_NORMALIZE_IMAGE)):
         ok, pts = cv2.findChessboardCornersSB(img, (9, 9), flags=flags)
         if ok:
             yield grid, pts.reshape(-1, 2).astype(np.float64) / k, "chessboard"
