@@ -21,14 +21,14 @@ Measuring, per piece (all vectorised, well under a millisecond for a full board)
   out to it.
 
 The start position calibrates it (`calibrate`), and the men the game later guarantees refine it
-(`refit`, from `vision.pipeline.BoardWatcher.confirm`): the view's own distortion along ``u``
-(the board's grid lines measured where they should be; a lens bends them and a homography
-cannot follow), a man's height and each piece colour's bias and noise of the measured shift (a
-dark piece on a dark square shows only a faint far rim).  A reading then weighs ``s`` against a
-man's and a king's with a Student-t likelihood (heavy tails: one odd profile never makes a
-certain king) of the colour's calibrated spread.  How far apart the two hypotheses are in image pixels decides whether the
-camera can tell at all (`KingEvidence.uncertain`, near-vertical cameras: the readings then say so
-with a king/man ``alternative``).  Without a calibration (one photo), the man's height is the
+(`refit`, from `vision.pipeline.BoardWatcher.confirm`): the view's own distortion along ``u`` (the
+board's grid lines measured where they should be; a lens bends them and a homography cannot
+follow), a man's height and each piece colour's bias and noise of the measured shift (a dark piece
+on a dark square shows only a faint far rim).  A reading then weighs ``s`` against a man's and a
+king's with a Student-t likelihood (heavy tails: one odd profile never makes a certain king) of the
+colour's calibrated spread.  How far apart the two hypotheses are in image pixels decides whether
+the camera can tell at all (`KingEvidence.uncertain`, near-vertical cameras: the readings then say
+so with a king/man ``alternative``).  Without a calibration (one photo), the man's height is the
 median of the measured heights and the spread is ``noise``.  The prior (`PRIOR_KING`) is the
 reading's, not the game's: the arbiter knows where its kings are.
 """
