@@ -69,15 +69,15 @@ def test_pieces_on_light_squares_are_reported_with_a_warning(readings):
     assert any("light squares" in w and "Art. 5" in w for w in r.warnings)
 
 
-def test_very_dark_photo_is_read_or_refused_with_one_clear_line(readings):
-    # 29.jpg (very dark, oblique, turned, pieces on light squares) is a known weak case: the
-    # board finder may not find it; then the error must be a one-line BoardNotFound.
+def test_very_dark_photo_with_red_and_green_pieces_on_light_squares(readings):
+    # 29.jpg: very dark, oblique, turned, all forty pieces on the light squares.  One shadow on
+    # a dark square, darker than anything else, took a piece colour of its own, and the red and
+    # green sides were lumped into the other: the green men read as empty (76 of 100 cells).
     r = readings["29.jpg"]
-    if isinstance(r, BoardNotFound):
-        assert "\n" not in str(r) and "board" in str(r)
-    else:
-        assert corner_error(r.corners, LABELS["29.jpg"]) < 0.25
-        assert any("light squares" in w for w in r.warnings)
+    assert not isinstance(r, Exception), r
+    assert corner_error(r.corners, LABELS["29.jpg"]) < 0.1
+    assert cells_right(r.grid, LABELS["29.jpg"]["cells"]) >= 90, "\n".join(r.grid)
+    assert any("light squares" in w for w in r.warnings)
 
 
 def test_corners_are_in_image_order(readings):
@@ -119,3 +119,18 @@ def test_no_board_is_a_clear_value_error():
     with pytest.raises(BoardNotFound) as e:
         read_image(noise)
     assert isinstance(e.value, ValueError) and "\n" not in str(e.value)
+
+
+def test_a_lone_piece_of_one_side_keeps_its_colour():
+    """Eleven men of one side and one of the other (an endgame): the lone piece is a side, not
+    an odd cell to be set aside when the colours are learnt from the photo."""
+    from rules.piece import BLACK, WHITE, Piece
+    from vision.render import Camera, Lighting, Style, render
+
+    pieces = {sq: Piece(WHITE) for sq in (31, 32, 33, 34, 36, 37, 38, 40, 41, 45, 47)}
+    pieces[19] = Piece(BLACK)
+    for style in (Style(), Style.real_photos()):
+        r = render(pieces, Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=850.0), style,
+                   Lighting(noise=1.5), seed=4)
+        grid = "".join(read_image(r.image).grid)
+        assert sorted((grid.count("w"), grid.count("b"))) == [1, 11], grid

@@ -180,6 +180,17 @@ def learn_colours(view: BoardView) -> tuple[ColourModel, int]:
     dark_s = view.floor[par == dark_parity]
     if len(tops) >= 2:
         centres, labels = two_means(tops)
+        sizes = np.bincount(labels, minlength=2)
+        if len(tops) >= 10 and sizes.min() < 0.1 * len(tops):
+            # one or two cells apart from all the others: a lone piece of a side (an endgame),
+            # or an odd cell (a shadow taken for a piece) lumping two sides whose colours
+            # differ less than it does (red and green).  The others split into two clear
+            # colours only in the second case.
+            rest = tops[labels == int(np.argmax(sizes))]
+            c2, l2 = two_means(rest)
+            if distance(c2[0], c2[1]) >= 20.0 \
+                    and np.bincount(l2, minlength=2).min() >= 0.1 * len(rest):
+                tops, centres, labels = rest, c2, l2
         if distance(centres[0], centres[1]) < 20.0:  # one colour only
             labels = np.zeros(len(tops), dtype=int)
         white_s, black_s = tops[labels == 0], tops[labels == 1]
