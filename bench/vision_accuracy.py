@@ -60,7 +60,7 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
             pieces[int(sq)] = Piece(WHITE if i % 2 else BLACK, i < 8)
         r = renderer.render(pieces, cam, style, light, seed=g * 7 + k)
         obs = watcher.read(r.image)
-        ev, cells = _evidence(watcher, r.image)
+        ev, cells = _evidence(watcher)
         totals["king_frames"] += 1
         for sq in range(1, 51):
             t, reading = pieces.get(sq), obs.reading(sq)
@@ -83,31 +83,23 @@ def _king_frames(watcher, renderer, cam, style, light, rng, g: int, totals: dict
             totals["bins"][b][1] += t.king
             totals["p_kings" if t.king else "p_men"].append(pk)
         if verbose:
-            _explain(watcher, r, pieces, obs, g, cam, style, light)
+            _explain(watcher, pieces, obs, g, cam, style, light)
 
 
-def _evidence(watcher, image):
-    """The king evidence of the calibrated ``watcher`` on ``image`` (the bench looks inside on
+def _evidence(watcher):
+    """The king evidence of the calibrated ``watcher``'s last reading (the bench looks inside on
     purpose) and the image cells of squares 1-50."""
-    from vision.kings import king_evidence
-    from vision.squares import board_view, classify
-
-    cal = watcher.calibration
-    loc, pose = watcher._location, watcher._pose
-    view = board_view(image, loc, pose, cal.man_height or 0.2)
-    occupied = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p[..., 0] < 0.5
-    ev = king_evidence(view, pose, occupied, man_height=cal.man_height, square_px=loc.square_px,
-                       offset=cal.kings)
-    return ev, cal.orientation.square_cells()
+    return watcher._last_read.kings, watcher.calibration.orientation.square_cells()
 
 
-def _explain(watcher, r, pieces, obs, g, cam, style, light) -> None:
-    """Every missed king and every man read as a king, with the evidence behind it."""
+def _explain(watcher, pieces, obs, g, cam, style, light) -> None:
+    """Every missed king and every man read as a king in the watcher's last reading (``obs``),
+    with the evidence behind it."""
     from vision.kings import KingCalibration
 
     cal = watcher.calibration
     loc = watcher._location
-    ev, cells = _evidence(watcher, r.image)
+    ev, cells = _evidence(watcher)
     for sq, t in pieces.items():
         o = obs.reading(sq).content
         if (t.king and o == t) or (not t.king and not (o is not None and o.king)):

@@ -16,3 +16,16 @@ def fixtures() -> dict:
 @pytest.fixture(scope="session")
 def perft_table() -> dict:
     return json.loads((DATA / "perft.json").read_text())
+
+
+@pytest.fixture
+def factory():
+    """gpiozero's mock pin factory as every device's, for one test (then the previous one)."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = previous

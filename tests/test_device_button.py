@@ -5,23 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from device.button import MoveButton
 from device.errors import GPIOError
 from tests.device_helpers import wait_for
 
 PIN = 26
-
-
-@pytest.fixture
-def factory():
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 def make(calls: list[str], hold: float = 0.15) -> MoveButton:

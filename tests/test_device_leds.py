@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from device.config import PinsConfig
 from device.errors import GPIOError
@@ -14,15 +12,6 @@ from rules.piece import Color, KingCounter
 from tests.device_helpers import wait_for
 
 PINS = PinsConfig()
-
-
-@pytest.fixture
-def factory():
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 def states(factory, pins) -> tuple[bool, ...]:

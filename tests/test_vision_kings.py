@@ -10,14 +10,16 @@ import pytest
 
 from rules.piece import BLACK, WHITE, Piece
 from rules.matching import KING_CONFIDENT
-from rules.position import Position
+from rules.observation import Observation
 from vision.camera_model import Camera
 from vision.kings import KingCalibration, king_evidence
 from vision.locate import find_board
-from vision.pipeline import BoardWatcher, WatchConfig
+from vision.pipeline import BoardWatcher
 from vision.pose import estimate_pose
 from vision.render import Lighting, Renderer, Style
 from vision.squares import board_view
+
+from tests.vision_helpers import calibrated_watcher, drawn
 
 #: Kings and men side by side: kings behind men and men behind kings along every diagonal,
 #: kings on the edges and in the corners, a king between two men.
@@ -50,13 +52,6 @@ def renderer() -> Renderer:
     return Renderer()
 
 
-def calibrated(renderer: Renderer, cam: Camera, style: Style, light: Lighting) -> BoardWatcher:
-    start = renderer.render(Position.start().pieces(), cam, style, light, seed=1)
-    watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
-    watcher.calibrate(start.image)
-    return watcher
-
-
 def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
     """Each cell's image distance (pixels) between a man's and a king's top face."""
     cal = watcher.calibration
@@ -68,24 +63,33 @@ def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
     return ev.separation
 
 
+def king_errors(watcher: BoardWatcher, frame: np.ndarray, pieces: dict[int, Piece]
+                ) -> tuple[list[int], list[int], np.ndarray, Observation]:
+    """(kings missed where the camera can tell, men read as kings, each cell's separation, the
+    reading) of a frame.  Where a king's top lands too near a man's in the image (the cells next
+    to the camera's foot at 20 degrees) the camera cannot tell: those kings are the reading's
+    alternative, not misses."""
+    cells = watcher.calibration.orientation.square_cells()
+    obs = watcher.read(frame)
+    sep = separation(watcher, frame)
+    read = {sq: obs.reading(sq).content for sq in pieces}
+    missed = [sq for sq, p in pieces.items()
+              if p.king and read[sq] != p and sep[cells[sq - 1]] >= 2.5]
+    false = [sq for sq, p in pieces.items() if not p.king and read[sq] is not None
+             and read[sq].king]
+    return missed, false, sep, obs
+
+
 @pytest.mark.parametrize("view", VIEWS, ids=lambda v: f"tilt{v[0]:.0f}-yaw{v[1]:.0f}")
 def test_every_king_found_and_no_man_read_as_a_king(renderer, view):
     tilt, yaw, roll, dist, style, light = view
     cam = Camera(tilt_deg=tilt, yaw_deg=yaw, roll_deg=roll, distance_mm=dist)
-    watcher = calibrated(renderer, cam, style, light)
+    watcher = calibrated_watcher(renderer, cam, style, light)
     assert isinstance(watcher.calibration.kings, KingCalibration)
     cells = watcher.calibration.orientation.square_cells()
     for k, pieces in enumerate(POSITIONS):
         frame = renderer.render(pieces, cam, style, light, seed=10 + k).image
-        obs = watcher.read(frame)
-        # where a king's top lands too near a man's in the image (the cells next to the camera's
-        # foot at 20 degrees) the camera cannot tell: those kings are the reading's alternative
-        sep = separation(watcher, frame)
-        read = {sq: obs.reading(sq).content for sq in pieces}
-        missed = [sq for sq, p in pieces.items()
-                  if p.king and read[sq] != p and sep[cells[sq - 1]] >= 2.5]
-        false = [sq for sq, p in pieces.items() if not p.king and read[sq] is not None
-                 and read[sq].king]
+        missed, false, sep, obs = king_errors(watcher, frame, pieces)
         assert not missed and not false, f"kings missed {missed}, men read as kings {false}"
         for sq, p in pieces.items():
             r = obs.reading(sq)
@@ -100,7 +104,7 @@ def test_every_king_found_and_no_man_read_as_a_king(renderer, view):
 def test_a_camera_nearly_above_the_board_says_it_cannot_tell(renderer):
     cam = Camera(tilt_deg=4.0, yaw_deg=20.0, distance_mm=800.0)
     style, light = Style(), Lighting(noise=1.0)
-    watcher = calibrated(renderer, cam, style, light)
+    watcher = calibrated_watcher(renderer, cam, style, light)
     pieces = POSITIONS[0]
     obs = watcher.read(renderer.render(pieces, cam, style, light, seed=3).image)
     for sq, p in pieces.items():
@@ -117,18 +121,10 @@ def test_dark_kings_whose_side_band_looks_like_their_top_in_a_dim_light(renderer
     """Near-black pieces in a dim light: the stack's side band is as black as its top face, so
     only the top's far rim tells a king's height (the reading used to put a king's top at a
     man's, along the band)."""
-    rng = np.random.default_rng(7008)  # drawn as the accuracy bench's seed 7, game 8
-    cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
+    cam, style, light, _ = drawn(7, 8)
     assert cam.tilt_deg > 30 and max(style.white_piece) < 40 and light.exposure < 0.5
-    watcher = calibrated(renderer, cam, style, light)
-    cells = watcher.calibration.orientation.square_cells()
+    watcher = calibrated_watcher(renderer, cam, style, light)
     for k, pieces in enumerate(POSITIONS):
         frame = renderer.render(pieces, cam, style, light, seed=20 + k).image
-        obs = watcher.read(frame)
-        sep = separation(watcher, frame)
-        read = {sq: obs.reading(sq).content for sq in pieces}
-        missed = [sq for sq, p in pieces.items()
-                  if p.king and read[sq] != p and sep[cells[sq - 1]] >= 2.5]
-        false = [sq for sq, p in pieces.items() if not p.king and read[sq] is not None
-                 and read[sq].king]
+        missed, false, _, _ = king_errors(watcher, frame, pieces)
         assert not missed and not false, f"kings missed {missed}, men read as kings {false}"

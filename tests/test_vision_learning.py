@@ -11,18 +11,13 @@ import pytest
 
 from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
-from vision.render import Camera, Lighting, Renderer, Style
-from tests.vision_helpers import calibrated_watcher
+from vision.render import Renderer
+from tests.vision_helpers import calibrated_watcher, drawn
 
 
 @pytest.fixture(scope="module")
 def renderer() -> Renderer:
     return Renderer()
-
-
-def drawn(seed: int, game: int) -> tuple[Camera, Style, Lighting, np.random.Generator]:
-    rng = np.random.default_rng(seed * 1000 + game)
-    return Camera.random(rng), Style.random(rng), Lighting.random(rng), rng
 
 
 def settle(watcher, renderer, board, cam, style, light, seed: int, t0: float):

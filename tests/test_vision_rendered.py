@@ -12,7 +12,7 @@ from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from vision.render import Camera, Lighting, Style, game_frames, render
 
-from tests.vision_helpers import corner_error_squares, moves_of
+from tests.vision_helpers import corner_error_squares, drawn, moves_of
 
 
 
@@ -43,8 +43,7 @@ def test_a_detector_locked_onto_every_other_row_is_not_taken_for_the_board():
     column: that lattice is made of real corners too, and grew into a board one and a half
     times too long; the seed is also tried with one axis halved, and the fit with the most
     corners wins."""
-    rng = np.random.default_rng(7008)  # drawn as the accuracy bench's seed 7, game 8
-    cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
+    cam, style, light, rng = drawn(7, 8)
     assert light.exposure < 0.5
     r = render(Position.start().pieces(), cam, style, light, seed=8)
     loc = find_board(r.image)
@@ -205,8 +204,7 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
     """At a third of the usual light every contrast shrinks, a hand's against the board and
     its border too: a hand held still while carrying a piece was taken for a settled board.
     The change that counts follows the light."""
-    rng = np.random.default_rng(7008)  # drawn as the accuracy bench's seed 7, game 8
-    cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
+    cam, style, light, rng = drawn(7, 8)
     assert light.exposure < 0.5
     pos, moves = Position.start(), []
     for _ in range(2):  # the bench's first two moves of that game

@@ -10,6 +10,13 @@ from vision.pipeline import BoardWatcher, WatchConfig
 from vision.render import Camera, Lighting, Renderer, Style
 
 
+def drawn(seed: int, game: int) -> tuple[Camera, Style, Lighting, np.random.Generator]:
+    """Camera, style and light of a game of the accuracy bench (`bench.vision_accuracy`: its
+    ``--seed`` and game number), and the generator it then draws the game's moves from."""
+    rng = np.random.default_rng(seed * 1000 + game)
+    return Camera.random(rng), Style.random(rng), Lighting.random(rng), rng
+
+
 def calibrated_watcher(renderer: Renderer, cam: Camera, style: Style,
                        light: Lighting) -> BoardWatcher:
     """A watcher calibrated on a rendered frame of the start position (square 46's corner

@@ -395,12 +395,13 @@ def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
     if ev.view is None:
         return None
     displacement = view_displacement(ev.view)
-    fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
-    for _ in range(2):  # again with the height just fitted: where the top faces really are
+    fit = None
+    for _ in range(3):  # then twice again with the height just fitted: where the tops really are
+        if fit is not None:
+            ev = king_evidence(ev.view, pose, np.isfinite(ev.shift), man_height=fit.man_height)
+        fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
         if fit is None:
             return None
-        ev = king_evidence(ev.view, pose, np.isfinite(ev.shift), man_height=fit.man_height)
-        fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
     return fit
 
 
