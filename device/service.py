@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 #: When the arbiter cannot decide a board, vision looks again this often, this long apart.
 LOOK_AGAIN_TIMES = 5
 LOOK_AGAIN_AFTER_S = 0.4
+#: A resumed game's or a set-up board that the camera sees but that does not show the game's
+#: position this long is read without calibration (with the orientation saved or configured).
+CALIBRATE_RESUMED_S = 10.0
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
@@ -134,13 +137,13 @@ class Companion:
             corner = self._saved_corner()
         self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner,
                                                 markers=MarkerLayout() if self.markers else None))
-        # Vision calibrates on the start position; a resumed game or a set-up position is read
-        # with the orientation saved or configured instead.
+        # Vision calibrates on the board the game says stands there: the start position, or a
+        # resumed game's or a set-up position (whose orientation it shows, unless it looks the
+        # same turned half round).
         from_start = not self.resumed and self.arbiter.game.start == Position.start()
-        self._calibrated = corner is not None and not from_start
-        if not from_start and corner is None:
-            log.warning("the board's orientation is not known and the game does not start from the "
-                        "start position: set board.orientation in the configuration")
+        self._calibrated = False
+        self._calibrate_board = None if from_start else self.arbiter.expected_board()
+        self._calibrate_since: float | None = None
 
     def _saved_corner(self) -> int | None:
         try:
@@ -184,17 +187,32 @@ class Companion:
         from vision.locate import BoardNotFound
         from vision.pipeline import CalibrationError
 
+        board = self._calibrate_board
         try:  # with markers the watcher takes square 46's corner from them
-            calibration = self.watcher.calibrate(frame.image)
+            calibration = self.watcher.calibrate(frame.image, board=board)
         except (BoardNotFound, CalibrationError) as e:
+            now = frame.time if frame.time is not None else time.monotonic()
+            if self._calibrate_since is None:
+                self._calibrate_since = now
+            if board is not None and isinstance(e, CalibrationError) \
+                    and self.watcher.config.corner_46 is not None \
+                    and now - self._calibrate_since >= CALIBRATE_RESUMED_S:
+                # The board is there but does not show the game's position (pieces moved while
+                # the companion was off): read it as it is, the arbiter says what differs.
+                self._calibrated = True
+                self._note("The board does not show the game's position; reading it without "
+                           f"calibration ({e})")
+                return
             if self.stats.frames % 50 == 1:
-                log.info("waiting for the start position: %s", e)
+                what = "the start position" if board is None else "the game's position"
+                log.info("waiting for %s: %s", what, e)
             return
         self._calibrated = True
         corner = calibration.orientation.corner_46
         self._save_corner(corner)
         names = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
-        self._note(f"Board found; square 46 is at the {names[corner]} of the picture")
+        checked = "" if board is None else "; it shows the game's position"
+        self._note(f"Board found; square 46 is at the {names[corner]} of the picture{checked}")
 
     def _judge(self, settled: Settled, now: float) -> list[Event]:
         arbiter = self.arbiter

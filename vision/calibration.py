@@ -1,4 +1,5 @@
-"""Learning a board from a frame of the start position: where square 46 is (`Orientation`), the
+"""Learning a board from a frame of the start position (or of any position the game says stands
+on it: a game resumed, an endgame set up): where square 46 is (`Orientation`), the
 colours of both square kinds and both sides' pieces, each cell's empty look, and a man's height
 (`Calibration`).  `vision.pipeline.BoardWatcher.calibrate` checks the result against the frame.
 
@@ -11,6 +12,7 @@ by convention the lighter pieces are white's (``white_is_lighter``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
@@ -74,24 +76,25 @@ class Calibration:
     kings: KingCalibration | float = 0.0  # the king measurement's calibration
 
 
-def _fit_heights(ev: KingEvidence, pose: Pose) -> tuple[float | None, KingCalibration | float]:
+def _fit_heights(ev: KingEvidence, pose: Pose, men: np.ndarray
+                 ) -> tuple[float | None, KingCalibration | float]:
     """A man's height and the calibration of the king measurement (`vision.kings.calibrate`)
-    from the king evidence of the 40 men of the start position; (None, 0.0) when it cannot be
-    had (then a single frame's median height stands in)."""
-    kings = calibrate(ev, pose)
+    from the king evidence of the ``men`` cells (the 40 men of the start position); (None, 0.0)
+    when it cannot be had (too few men: then a single frame's median height stands in)."""
+    kings = calibrate(ev, pose, men)
     if kings is None:
         return None, 0.0
     return kings.man_height, kings
 
 
-def _learn_start(view: BoardView, orientation: Orientation
+def _learn_board(view: BoardView, orientation: Orientation, board: Mapping[int, Piece]
                  ) -> tuple[ColourModel, list[tuple[int, int]]]:
-    """The colour model of a view of the start position in ``orientation``, and the cells that
-    do not look like what the start position puts there (`learn_references`)."""
+    """The colour model of a view of ``board`` in ``orientation``, and the cells that do not
+    look like what the board puts there (`learn_references`)."""
     cells = orientation.square_cells()
     layout = np.full((10, 10), EMPTY)
-    for sq in range(1, 51):
-        layout[cells[sq - 1]] = BLACK_PIECE if sq <= 20 else WHITE_PIECE if sq > 30 else EMPTY
+    for sq, piece in board.items():
+        layout[cells[sq - 1]] = WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
     return learn_references(view, layout, orientation.dark_parity)
 
 
@@ -101,13 +104,26 @@ def start_board() -> dict[int, Piece]:
     return out
 
 
+def _turned(board: Mapping[int, Piece]) -> dict[int, Piece]:
+    """``board`` turned half round with the sides swapped: the same picture from the camera."""
+    return {51 - sq: Piece(p.color.other, p.king) for sq, p in board.items()}
+
+
 def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                       white_is_lighter: bool = True, man_height: float | None = None,
-                      location: BoardLocation | None = None) -> tuple[Calibration, Pose]:
+                      location: BoardLocation | None = None,
+                      board: Mapping[int, Piece] | None = None) -> tuple[Calibration, Pose]:
     """Learn the board's place, the colours, the orientation and a man's height from a frame
-    of the start position (black men on 1-20, white on 31-50, no hand).  `BoardNotFound` when
-    there is no board; `CalibrationError` when a configured ``corner_46`` does not fit it or
-    more than three dark squares do not look like what the start position puts there."""
+    of ``board`` (square -> piece; by default the start position: black men on 1-20, white on
+    31-50), with no hand over it.  A board that looks the same turned half round with the sides
+    swapped (the start position) needs ``corner_46`` or the ``white_is_lighter`` convention;
+    any other shows its orientation.  `BoardNotFound` when there is no board;
+    `CalibrationError` when a configured ``corner_46`` does not fit it or more than three dark
+    squares do not look like what ``board`` puts there."""
+    board = start_board() if board is None else dict(board)
+    if not any(p.color is WHITE for p in board.values()) or \
+            not any(p.color is BLACK for p in board.values()):
+        raise CalibrationError("calibrating needs pieces of both sides on the board")
     location = location or find_board(frame)
     pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
     view = board_view(frame, location, pose, man_height or 0.2)
@@ -118,33 +134,39 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
                 "corner must be a dark square's")
-        colours, odd = _learn_start(view, orientation)
+        colours, odd = _learn_board(view, orientation, board)
     else:
-        # The two rotations that fit the dark squares differ by a half turn, which swaps the
-        # sides: the convention (the lighter side is white's, or the darker) picks one, unless
-        # only the other fits the start position.
+        # The two rotations that fit the dark squares differ by a half turn.  A board that looks
+        # the same turned (the start position) only swaps the sides: the convention (the
+        # lighter side is white's, or the darker) picks one, unless only the other fits.  Any
+        # other board fits one rotation better.
+        symmetric = _turned(board) == board
         fits = []
         for k in range(4):
             o = Orientation(k)
             if o.dark_parity == dark_parity:
-                colours, odd = _learn_start(view, o)
+                colours, odd = _learn_board(view, o, board)
                 lighter = colours.white_piece[0] > colours.black_piece[0]
-                fits.append((len(odd) > 3, lighter != white_is_lighter, len(odd), k, colours, odd))
+                against = symmetric and lighter != white_is_lighter
+                fits.append((len(odd) > 3, against, len(odd), k, colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)
     if len(odd) > 3:
+        what = "the start position" if board == start_board() else "the expected position"
         raise CalibrationError(
-            f"the calibration frame does not show the start position ({len(odd)} squares do "
-            "not look like the rest of their kind): set up the pieces and calibrate again")
+            f"the calibration frame does not show {what} ({len(odd)} squares do not look like "
+            "the rest of their kind): set up the pieces and calibrate again")
     cells = orientation.square_cells()
     assert colours.cells is not None
     empty_ref = colours.cells.mean[..., EMPTY, :]
     if man_height is None and not pose.top_down:
         occupied = np.zeros((10, 10), dtype=bool)
-        for sq in list(range(1, 21)) + list(range(31, 51)):
+        men = np.zeros((10, 10), dtype=bool)
+        for sq, piece in board.items():
             occupied[cells[sq - 1]] = True
+            men[cells[sq - 1]] = not piece.king
         ev = king_evidence(view, pose, occupied, man_height=0.2, square_px=location.square_px)
-        man_height, kings = _fit_heights(ev, pose)
+        man_height, kings = _fit_heights(ev, pose, men)
     else:
         kings = 0.0
     cal = Calibration(location, orientation, colours, man_height, empty_ref, kings)

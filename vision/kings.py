@@ -71,6 +71,10 @@ _NU = 4.0
 #: Smallest spread (squares) of a calibrated shift: a third of a view pixel and the sub-sample
 #: interpolation are not better than this.
 _SIGMA_MIN = 0.01
+#: Fewer pieces than this (an endgame set up) fit a man's height alone, no colour's bias, and
+#: their spread is taken as `_SIGMA_FEW` (squares: the start positions' usual spread).
+_ENOUGH_MEN = 12
+_SIGMA_FEW = 0.025
 
 
 @dataclass(frozen=True, eq=False)
@@ -386,20 +390,25 @@ def view_displacement(view: BoardView) -> np.ndarray:
 _MAN_PRIOR = (0.2, 0.04)
 
 
-def calibrate(ev: KingEvidence, pose: Pose) -> KingCalibration | None:
-    """A `KingCalibration` from the king evidence of the start position (40 men, of two colours;
-    None when there are too few or no view).  The measured shifts, less the view's displacement
+def calibrate(ev: KingEvidence, pose: Pose, men: np.ndarray | None = None
+              ) -> KingCalibration | None:
+    """A `KingCalibration` from the king evidence of the start position (40 men, of two colours)
+    or of a known position whose men are on the ``men`` cells (10 x 10, image cells) and its
+    kings on the other occupied ones; None when there are fewer than three pieces or no view.  The measured shifts, less the view's displacement
     along ``u``, are fitted as ``h * rho / (H - h)`` plus one bias per colour (robustly, with a
     weak prior on ``h``: within each colour the men stand at several distances from the camera);
     each colour's spread is the residuals' robust spread."""
     if ev.view is None:
         return None
     displacement = view_displacement(ev.view)
+    occupied = np.isfinite(ev.shift)
+    men = occupied if men is None else men & occupied
     fit = None
     for _ in range(3):  # then twice again with the height just fitted: where the tops really are
         if fit is not None:
-            ev = king_evidence(ev.view, pose, np.isfinite(ev.shift), man_height=fit.man_height)
-        fit = _fit(_men_samples(ev, np.isfinite(ev.shift), displacement), pose.height, displacement)
+            ev = king_evidence(ev.view, pose, occupied, man_height=fit.man_height)
+        fit = _fit(_men_samples(ev, men, displacement), pose.height, displacement,
+                   _men_samples(ev, occupied & ~men, displacement))
         if fit is None:
             return None
     return fit
@@ -426,6 +435,8 @@ def refit(cal: KingCalibration, ev: KingEvidence, men: np.ndarray, pose: Pose) -
             samples[cell] = (old[0] + w * (new[0] - old[0]), old[1] + w * (new[1] - old[1]),
                              tuple(a + w * (b - a) for a, b in zip(old[2], new[2])),
                              old[3] + 1)
+    if len(samples) < _ENOUGH_MEN:  # an endgame's few men: the calibration's fit stands
+        return cal
     fit = _fit(samples, pose.height, cal.displacement)
     return cal if fit is None else fit
 
@@ -452,23 +463,34 @@ def _men_samples(ev: KingEvidence, men: np.ndarray, displacement: np.ndarray
     return out
 
 
-def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.ndarray
-         ) -> KingCalibration | None:
-    """The height, biases and spreads from men's measurements (see `calibrate`)."""
-    if len(samples) < 12:
-        return None
-    x = np.array([v[0] for v in samples.values()])
-    y = np.array([v[1] for v in samples.values()])
-    tops = np.array([v[2] for v in samples.values()])
-    centres, labels = two_means(tops)
+def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.ndarray,
+         kings: dict[tuple[int, int], _Sample] | None = None) -> KingCalibration | None:
+    """The height, biases and spreads from men's measurements (see `calibrate`), and kings'
+    where a known position has them (a king's shift is about twice a man's).  With fewer than
+    `_ENOUGH_MEN` pieces (an endgame set up) only the height is fitted, with the prior, and the
+    spreads are `_SIGMA_FEW`; below three, nothing."""
+    kings = kings or {}
     h0, hsd = _MAN_PRIOR
+    two = 2.0 * (H - h0) / (H - 2.0 * h0)  # a king's shift per man's
+    values = list(samples.values()) + [(v[0] * two, *v[1:]) for v in kings.values()]
+    if len(values) < 3:
+        return None
+    x = np.array([v[0] for v in values])
+    y = np.array([v[1] for v in values])
+    tops = np.array([v[2] for v in values])
+    centres, labels = two_means(tops)
+    few = len(values) < _ENOUGH_MEN
     k0 = h0 * H / (H - h0)
     prior_w = 0.02 / hsd  # the prior as one residual of 0.02 squares
     design = np.stack([x, labels == 0, labels == 1], axis=1).astype(np.float64)
+    if few:
+        design = design[:, :1]
     keep = np.ones(len(y), dtype=bool)
     coef = np.array([k0, 0.0, 0.0])
     for _ in range(4):
-        a = np.vstack([design[keep], [[prior_w, 0.0, 0.0]]])
+        prior = np.zeros((1, design.shape[1]))
+        prior[0, 0] = prior_w
+        a = np.vstack([design[keep], prior])
         b = np.concatenate([y[keep], [prior_w * k0]])
         coef, *_ = np.linalg.lstsq(a, b, rcond=None)
         res = y - design @ coef
@@ -476,11 +498,12 @@ def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.nda
         keep = np.abs(res) <= max(3.0 * mad, 0.02)
     k = float(coef[0])
     h = float(np.clip(k * H / (H + k), 0.1, 0.4))
-    e = y - _shift_of(h, x, H)
-    bias, sigma = np.zeros(2), np.full(2, _SIGMA_MIN)
-    for c in (0, 1):
-        ec = e[labels == c]
-        if len(ec):
-            bias[c] = float(np.median(ec))
-            sigma[c] = max(float(np.median(np.abs(ec - bias[c]))) * 1.4826, _SIGMA_MIN)
+    bias, sigma = np.zeros(2), np.full(2, _SIGMA_FEW if few else _SIGMA_MIN)
+    if not few:
+        e = y - _shift_of(h, x, H)
+        for c in (0, 1):
+            ec = e[labels == c]
+            if len(ec):
+                bias[c] = float(np.median(ec))
+                sigma[c] = max(float(np.median(np.abs(ec - bias[c]))) * 1.4826, _SIGMA_MIN)
     return KingCalibration(h, displacement, centres, bias, sigma, samples)

@@ -123,34 +123,37 @@ class BoardWatcher:
         self._settled: _Reading | None = None
 
     # -- set-up ---------------------------------------------------------------------------
-    def calibrate(self, frame: np.ndarray) -> Calibration:
+    def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None
+                  ) -> Calibration:
         """Learn the board's place, the colours, the orientation and a man's height from a
-        frame of the start position (black men on 1-20, white on 31-50, no hand), and check
-        that the frame reads as the start position."""
+        frame of ``board`` (by default the start position: black men on 1-20, white on 31-50;
+        a resumed game's or a set-up position otherwise), with no hand over it, and check that
+        the frame reads as that board."""
         if self.config.markers is not None and self.config.corner_46 is None:
             # the markers say where square 46 is: no convention on the pieces' colours needed
             fix = find_markers(frame, self.config.markers)
             if fix is not None:
                 self.config = replace(self.config, corner_46=fix.corner_46)
+        expected = start_board() if board is None else dict(board)
         cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
                                       white_is_lighter=self.config.white_is_lighter,
-                                      man_height=self.config.man_height)
+                                      man_height=self.config.man_height, board=expected)
         location = cal.location
         self.calibration = cal
         self._location = location
         self._pose = pose
         self._size = (frame.shape[1], frame.shape[0])  # else the reading below searches again
         obs = self.read(frame)
-        start = start_board()
 
         def colour(p: Piece | None) -> object:
             return None if p is None else p.color
 
         wrong = [sq for sq in range(1, 51)
-                 if colour(obs.reading(sq).content) != colour(start.get(sq))]
+                 if colour(obs.reading(sq).content) != colour(expected.get(sq))]
         if len(wrong) > 3:
+            what = "the start position" if board is None else "the expected position"
             raise CalibrationError(
-                f"the calibration frame does not show the start position ({len(wrong)} squares "
+                f"the calibration frame does not show {what} ({len(wrong)} squares "
                 "differ): set up the pieces and calibrate again")
         self._reference = obs
         self._still = small_view(frame, location)

@@ -1,0 +1,221 @@
+"""The whole companion on whole games: `python -m bench.system_accuracy`.
+
+Each game of the bundled test data (15 real lidraughts games, 62 engine games with kings and the
+endgame rules) is rendered as camera frames (hands making every move, capturing and crowning; a
+random camera pose, lens, board and piece colours and light, as in `bench.vision_accuracy`) and
+fed frame by frame to the real `device.service.Companion`: vision, the arbiter and the SQLite
+store.  What an arbiter would see of it is measured against the game itself:
+
+- ``games_exact``: scoresheets equal to the game's, move for move;
+- ``plies_right``: moves recorded before the first difference, out of all;
+- ``false_irregularities``, ``false_touch_moves``, ``false_take_backs``: announcements about a
+  game in which none happened (the games are legal and no piece is touched but the mover);
+- ``look_agains``: times the companion asked to look at the board again (unsure, but nothing
+  wrong recorded);
+- ``results_right``: games the rules end whose result the companion gave.
+
+Examples of every difference go to the JSON's ``problems``.  ``--games N`` (default 8) games are
+drawn from the data (every game with kings first when ``--kings``), ``--seed S`` draws them and
+their scenes, ``--only NAME ...`` picks games by name (``lidraughts-4``, ``selfplay-40``),
+``--fps F`` (default 6), ``--max-plies N`` cuts long games (default 60), ``--jobs J`` (default 2)
+processes.  Progress on stderr, one JSON line on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+FILES = {"lidraughts": "lidraughts-frisian.pdn", "selfplay": "selfplay.pdn"}
+#: Seconds the final position stays in view after the last move.
+_TAIL_S = 3.0
+
+
+def _games() -> dict:
+    from rules.pdn import read_file
+
+    out = {}
+    for short, name in FILES.items():
+        for i, read in enumerate(read_file(str(DATA / name))):
+            if read.problem is None:
+                out[f"{short}-{i + 1}"] = read.game
+    return out
+
+
+class _SceneSource:
+    """The game's frames under a random scene (a recording: every frame in order)."""
+
+    live = False
+
+    def __init__(self, game, seed: int, fps: float) -> None:
+        self.game, self.seed, self.fps = game, seed, fps
+        self.name = f"game rendered with seed {seed}"
+        self.truth = None
+        self._frames = None
+        self._tail = 0
+
+    def open(self) -> None:
+        import numpy as np
+        from vision.render import Camera, Lighting, Style, game_frames
+
+        rng = np.random.default_rng(self.seed)
+        self.camera = Camera.random(rng)
+        self.style = Style.random(rng)
+        self.lighting = Lighting.random(rng)
+        self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=self.camera,
+                                   style=self.style, lighting=self.lighting, seed=self.seed,
+                                   jitter=0.3, touches=0.3)
+
+    def read(self):
+        from device.sources import Frame
+
+        f = next(self._frames, None)
+        if f is None:
+            # the players sit a while over the final position: the board stays in view
+            last = self.truth
+            if last is None or self._tail >= int(_TAIL_S * self.fps):
+                return None
+            self._tail += 1
+            return Frame(last.image, last.time + self._tail / self.fps, last.index + self._tail)
+        self.truth = f
+        return Frame(f.image, f.time, f.index)
+
+    def close(self) -> None:
+        self._frames = None
+
+
+def _cut(game, max_plies: int):
+    from rules.game import Game
+
+    if len(game.moves) <= max_plies:
+        return game
+    cut = Game(start=game.start, tags=dict(game.tags))
+    for text in game.move_texts()[:max_plies]:
+        cut.push_text(text)
+    return cut
+
+
+def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False) -> dict:
+    """One game through the companion; what it recorded and announced against the truth."""
+    import cv2
+    from device.service import Companion
+    from device.store import GameStore
+    from rules.events import (GameOver, Irregularity, LookAgain, MoveTakenBack, TouchMove)
+
+    cv2.setNumThreads(1)
+    game = _cut(_games()[name], max_plies)
+    source = _SceneSource(game, seed, fps)
+    source.open()
+    first = source.read()
+    # Square 46's corner is configured, as an installer does (`board.orientation`): the random
+    # scenes give white the darker pieces half the time, against the "auto" convention.
+    configured = None if auto else source.truth.corner_46
+    t0 = time.time()
+    events = []
+    with tempfile.TemporaryDirectory() as tmp:
+        c = Companion(source=source, store=GameStore(Path(tmp) / "games.sqlite3"),
+                      tags={"Event": "bench"}, still_s=0.5, corner_46=configured,
+                      start=game.start)
+        c.open_game()
+        frame = first
+        frames = 0
+        while frame is not None:
+            events.extend((frame.time, e) for e in c.process(frame))
+            frames += 1
+            frame = source.read()
+        got = c.arbiter.game.move_texts()
+        over = c.arbiter.over
+        c.close()
+    want = game.move_texts()
+    right = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    kinds = {"irregularities": Irregularity, "touch_moves": TouchMove,
+             "take_backs": MoveTakenBack, "look_agains": LookAgain}
+    counts = {k: sum(isinstance(e, cls) for _, e in events) for k, cls in kinds.items()}
+    outcome = game.position.outcome()
+    cam = source.camera
+    out = {
+        "game": name, "seed": seed, "plies": len(want), "recorded": len(got), "plies_right": right,
+        "exact": got == want, "frames": frames, "seconds": round(time.time() - t0, 1),
+        "kings": sum(p.king for pos in game.positions for p in pos.pieces().values()) > 0,
+        "tilt": round(cam.tilt_deg, 1), "result_due": outcome is not None,
+        "result_right": outcome is not None and over == outcome,
+        "gameover_events": sum(isinstance(e, GameOver) for _, e in events), **counts,
+    }
+    if not out["exact"] or any(counts.values()):
+        out["first_difference"] = {"ply": right, "want": want[right:right + 3],
+                                   "got": got[right:right + 3]}
+        out["events"] = [f"{t:.1f}s {e}" for t, e in events
+                         if isinstance(e, tuple(kinds.values()))][:8]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.system_accuracy")
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--kings", action="store_true", help="games with kings first")
+    ap.add_argument("--fps", type=float, default=6.0)
+    ap.add_argument("--max-plies", type=int, default=60)
+    ap.add_argument("--auto-orientation", action="store_true",
+                    help="learn square 46's corner from the start position (lighter pieces white)")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = ap.parse_args(argv)
+    import numpy as np
+
+    games = _games()
+    if args.only:
+        unknown = [n for n in args.only if n not in games]
+        if unknown:
+            ap.error(f"no game {', '.join(unknown)}: names are lidraughts-1..15, selfplay-1..62")
+        names = list(args.only)
+    else:
+        rng = np.random.default_rng(args.seed)
+        names = list(rng.permutation(sorted(games)))
+        if args.kings:
+            has = {n: any(p.king for pos in games[n].positions for p in pos.pieces().values())
+                   for n in names}
+            names = [n for n in names if has[n]] + [n for n in names if not has[n]]
+        names = names[:args.games]
+    seeds = [args.seed * 1000 + i for i in range(len(names))]
+    t0 = time.time()
+    results = []
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_one, n, s, args.fps, args.max_plies, args.auto_orientation) for n, s in zip(names, seeds)]
+        for fut in futures:
+            r = fut.result()
+            results.append(r)
+            print(f"{r['game']} (seed {r['seed']}, tilt {r['tilt']}): {r['plies_right']}/{r['plies']}"
+                  f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}, irregularities "
+                  f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']},"
+                  f" {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
+                  file=sys.stderr)
+    plies = sum(r["plies"] for r in results)
+    due = [r for r in results if r["result_due"]]
+    out = {
+        "games": len(results),
+        "games_exact": sum(r["exact"] for r in results),
+        "plies": plies,
+        "plies_right": sum(r["plies_right"] for r in results),
+        "false_irregularities": sum(r["irregularities"] for r in results),
+        "false_touch_moves": sum(r["touch_moves"] for r in results),
+        "false_take_backs": sum(r["take_backs"] for r in results),
+        "look_agains": sum(r["look_agains"] for r in results),
+        "results_due": len(due), "results_right": sum(r["result_right"] for r in due),
+        "frames": sum(r["frames"] for r in results),
+        "problems": [r for r in results if "first_difference" in r],
+        "seconds": round(time.time() - t0, 1),
+    }
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
