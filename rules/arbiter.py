@@ -300,7 +300,7 @@ class Arbiter:
         reference = self.pending.board if self.pending is not None else base
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)
-            if r.occluded or r.confidence < CONFIDENT:
+            if r.occluded or r.kind_confidence < CONFIDENT:
                 return True
             seen, before = board.get(sq), base.get(sq)
             # a man read where a king stands (or the reverse) needs a surer reading

@@ -5,9 +5,10 @@ arbiter never trusts one square alone: it compares whole candidate boards (the p
 stands, the result of each legal move, ...) by how likely the readings make them, and accepts a
 candidate only when it is *far better* than every other:
 
-- A candidate *contradicts* a square when the reading there names another content with a
-  confidence of at least `CONFIDENT` (0.9); between a man and a king of the same colour, which a
-  camera tells apart less surely, only from `KING_CONFIDENT` (0.99).  A candidate that contradicts
+- A candidate *contradicts* a square when the reading there names another content and is sure
+  of its kind (empty, or a piece of that colour) with a probability of at least `CONFIDENT`
+  (0.9); between a man and a king of the same colour, which a camera tells apart less surely,
+  only from `KING_CONFIDENT` (0.99).  A candidate that contradicts
   no square *explains* the observation.
 - A candidate that contradicts a square is out.  The best explaining candidate is accepted when it
   is the only one, or at least `ACCEPT_RATIO` (100) times more likely than the next explaining
@@ -72,7 +73,9 @@ class Scorer:
         # An occluded square tells nothing: every content is as likely.
         self._logp = [[0.0] * len(CONTENTS) if r.occluded else [r.log_probability(c) for c in CONTENTS]
                       for r in observation.squares]
-        self._confident = [r.confidence >= CONFIDENT and not r.occluded for r in observation.squares]
+        # sure of the kind (empty, or a piece of a colour); man or king needs `KING_CONFIDENT`
+        self._confident = [r.kind_confidence >= CONFIDENT and not r.occluded
+                           for r in observation.squares]
         self._king_sure = [r.confidence >= KING_CONFIDENT for r in observation.squares]
         self._read = [r.content for r in observation.squares]
         self.base_score = sum(self._logp[sq - 1][_INDEX[base.get(sq)]] for sq in range(1, 51))

@@ -24,6 +24,8 @@ CONTENTS: tuple[Piece | None, ...] = (
     None, Piece(Color.WHITE), Piece(Color.WHITE, True), Piece(Color.BLACK), Piece(Color.BLACK, True),
 )
 
+_INDEX = {c: i for i, c in enumerate(CONTENTS)}
+
 #: The probability a reading gives to a content it did not name at all.
 FLOOR = 1e-4
 
@@ -43,18 +45,28 @@ class SquareReading:
 
     ``alternative`` is the reader's second choice, which gets the rest of the probability (a
     white man read as a king at 0.7 has ``alternative`` white man).  Without one, the rest is
-    shared by the other four contents.  ``occluded`` means a hand or arm covered the square; its
-    content is then only a guess (confidence should be low).
+    shared by the other four contents.  ``distribution``, when the reader has one, is the
+    probability of each of `CONTENTS` (it then says how likely every content is, the third
+    choice too: a piece whose colour is sure but not whether it is a man or a king splits its
+    probability between the two, and emptiness, less likely than either, is not lost).
+    ``occluded`` means a hand or arm covered the square; its content is then only a guess
+    (confidence should be low).
     """
 
     content: Piece | None
     confidence: float = 1.0
     alternative: Piece | None | str = "none"
     occluded: bool = False
+    distribution: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"a confidence is between 0 and 1, not {self.confidence}")
+        if self.distribution is not None and (
+                len(self.distribution) != len(CONTENTS) or min(self.distribution) < 0
+                or abs(sum(self.distribution) - 1.0) > 1e-3):
+            raise ValueError(f"a distribution is {len(CONTENTS)} probabilities summing to 1, "
+                             f"not {self.distribution}")
 
     @property
     def has_alternative(self) -> bool:
@@ -62,12 +74,23 @@ class SquareReading:
 
     def probability(self, content: Piece | None) -> float:
         """How likely the square holds ``content``, by this reading (never exactly 0)."""
+        if self.distribution is not None:
+            return max(self.distribution[_INDEX[content]], FLOOR)
         if content == self.content:
             return max(self.confidence, FLOOR)
         rest = 1.0 - self.confidence
         if self.has_alternative:
             return max(rest, FLOOR) if content == self.alternative else FLOOR
         return max(rest / 4.0, FLOOR)
+
+    @property
+    def kind_confidence(self) -> float:
+        """How likely the square holds what the reading says in kind: empty, or a piece of the
+        read colour, man or king (telling those two apart is `confidence`'s part)."""
+        if self.content is None:
+            return self.probability(None)
+        color = self.content.color
+        return min(1.0, self.probability(Piece(color)) + self.probability(Piece(color, True)))
 
     def log_probability(self, content: Piece | None) -> float:
         return math.log(self.probability(content))

@@ -55,6 +55,7 @@ class MotionSample:
     changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
     all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
     corners_changed: int = 0  # largest blob of grid points differing from the still board
+    corner_mask: np.ndarray | None = None  # (11, 11) the grid points differing (row, col)
 
 
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
@@ -106,6 +107,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     all_round = False
     changed = np.zeros((10, 10))
     corners_changed = 0
+    moved = None
     if still is not None:
         diff = _delta(view, still) > delta
         intrusion = float(np.mean(diff[ring]))
@@ -123,4 +125,5 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
-    return MotionSample(view, motion, intrusion, changed, all_round, corners_changed)
+    return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
+                        None if moved is None else moved.astype(bool))

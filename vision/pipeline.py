@@ -48,6 +48,10 @@ _MARKERS_MOVED = 0.05
 #: them on every this many frames.
 _MARKER_SEARCH_EVERY = 8
 
+#: Grid points this much (squares) beyond a piece's outline count as hidden or shaded by it
+#: (its shadow, blur, a radius measured a little short): a square's four corners, 0.71 square
+#: from its centre, are within it of a piece of radius 0.41 and up.
+_COVER_MARGIN = 0.3
 #: Lab distance within which a cell "looks as it does empty" (a lifted piece's square and
 #: its neighbours, seen clear of the hand and its shadow).
 _CLEAR = 6.0
@@ -241,12 +245,15 @@ class BoardWatcher:
             pk = float(np.clip(kings.p_king[r, c], 0.02, 0.98)) if occupied[r, c] else 0.1
             options = [(pe, None), (pw * (1 - pk), Piece(WHITE)), (pw * pk, Piece(WHITE, True)),
                        (pb * (1 - pk), Piece(BLACK)), (pb * pk, Piece(BLACK, True))]
+            total = sum(o[0] for o in options)
+            dist = tuple(float(o[0] / total) for o in options)  # in `CONTENTS` order
             options.sort(key=lambda o: -o[0])
             conf = float(np.clip(options[0][0], 0.0, 0.999))
             occ = bool(occluded is not None and occluded[r, c])
             if occ:
                 conf = min(conf, 0.5)
-            readings.append(SquareReading(options[0][1], conf, options[1][1], occ))
+            readings.append(SquareReading(options[0][1], conf, options[1][1], occ,
+                                          None if occ else dist))
         return Observation(tuple(readings), time)
 
     # -- watching -------------------------------------------------------------------------
@@ -274,10 +281,15 @@ class BoardWatcher:
         moving = sample.motion > cfg.motion_share
         intruding = (sample.intrusion > cfg.intrusion_share
                      or sample.corners_changed >= cfg.corner_points)
+        if intruding and not moving and sample.intrusion <= cfg.intrusion_share \
+                and self._pieces_explain(frame, sample):
+            # grid corners hidden or shown by the pieces (a king that moved), the ring clear and
+            # nothing moving: no hand, the board is still
+            intruding = False
         if intruding and not moving:
             # A "hand" that has not moved at all for a long while is part of the scene (a piece
             # moved onto an edge square and seen over the border ring, a king hiding grid
-            # corners): take it as the still view.
+            # corners the pieces do not explain): take it as the still view.
             ring = sample.intrusion > cfg.intrusion_share
             limit = self.config.static_hand_s if ring else self.config.static_corners_s
             if self._static_since is None:
@@ -304,6 +316,50 @@ class BoardWatcher:
         if time - self._last_busy < self.config.still_s - 1e-9:
             return None
         return self._settle(frame, time, complete=False)
+
+    def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
+        """Whether every grid corner that differs from the still board lies where a piece that
+        moved stands, or stood, in the way: a piece seen obliquely, and its shadow, reach the
+        corners of its square (a king's beyond); a hand covers others too."""
+        if sample.corner_mask is None or self._reference is None or self.calibration is None \
+                or self._pose is None:
+            return False
+        ref, now = self._reference, self.read(frame)
+        moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
+        if not moved:
+            return False
+        covered = self._covering(ref, moved) | self._covering(now, moved)
+        return bool(np.all(covered | ~sample.corner_mask))
+
+    def _covering(self, obs: Observation, squares: list[int]) -> np.ndarray:
+        """(11, 11) the grid points (row, col) the pieces of ``obs`` on ``squares`` may hide or
+        shade: those within a piece's radius and `_COVER_MARGIN` of the segment from its base to
+        its top, in the board plane as the view shows it."""
+        assert self.calibration is not None and self._pose is not None
+        cells = self.calibration.orientation.square_cells()
+        centres, heights = [], []
+        man = self.calibration.man_height or 0.2
+        for sq in squares:
+            piece = obs.reading(sq).content
+            if piece is not None:
+                r, c = cells[sq - 1]
+                centres.append((c + 0.5, r + 0.5))
+                heights.append(man * (2 if piece.king else 1))
+        covered = np.zeros((11, 11), dtype=bool)
+        if not centres:
+            return covered
+        base = np.array(centres)
+        top = base + self._pose.shift(base, np.array(heights))
+        kings = self._last_read.kings if self._last_read is not None else None
+        radius = (kings.radius if kings is not None and np.isfinite(kings.radius) else 0.45)
+        gy, gx = np.mgrid[0:11, 0:11]
+        pts = np.stack([gx.ravel(), gy.ravel()], axis=1).astype(np.float64)
+        d = top - base  # (n, 2)
+        t = np.clip(np.einsum("pnk,nk->pn", pts[:, None, :] - base[None], d)
+                    / np.maximum(np.einsum("nk,nk->n", d, d), 1e-9)[None], 0.0, 1.0)
+        nearest = base[None] + t[..., None] * d[None]
+        dist = np.linalg.norm(pts[:, None, :] - nearest, axis=2).min(axis=1)
+        return (dist <= radius + _COVER_MARGIN).reshape(11, 11)
 
     def button_pressed(self, time: float | None = None) -> Settled | None:
         """The player marked the move complete: a settled observation at once from the last
