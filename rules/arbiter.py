@@ -137,6 +137,8 @@ class Arbiter:
                                                             keep_uncrowned=False))
         decision = scorer.decide(_distinct(candidates))
         key = decision.accepted
+        if key is None:
+            key = _crowning_in_doubt(decision)
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
 
         if key is None:
@@ -460,6 +462,20 @@ def _plain_reading(obs: Observation, base: dict[int, Piece]) -> dict[int, Piece]
                 c = man
         board[sq] = c
     return board
+
+
+def _crowning_in_doubt(decision) -> tuple | None:
+    """When the reading is unclear only about whether a man that reached the far row is crowned
+    yet (the same move, with and without its crown), the move without it: it is recorded, and
+    the crown is awaited (`CrownPending`).  Looking again could lose the move: the next one may
+    be played before the crown is read surely, and a board two moves on may no longer tell
+    where it went (a piece captured from either of two squares)."""
+    a, b = decision.best, decision.runner_up
+    if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("move",)):
+        return None
+    if a[1] != b[1] or {len(a), len(b)} != {2, 3}:
+        return None
+    return a if len(a) == 3 else b
 
 
 def _standing_position(position: Position, board: dict[int, Piece], finding: Finding) -> Position | None:

@@ -56,12 +56,15 @@ class Candidate(Generic[K]):
 class Decision(Generic[K]):
     """``accepted`` is the key of the accepted candidate, or None.  ``explained`` is False when no
     candidate explains the reading (then the board is irregular or misread); ``doubt`` lists the
-    squares where the best two candidates differ when the reading is unclear."""
+    squares where the best two candidates differ when the reading is unclear (``best`` and
+    ``runner_up`` are their keys)."""
 
     accepted: K | None
     explained: bool
     margin: float
     doubt: tuple[int, ...] = ()
+    best: K | None = None  # when unclear: the likeliest candidate and its runner-up
+    runner_up: K | None = None
 
 
 class Scorer:
@@ -119,7 +122,7 @@ class Scorer:
         a, b = candidates[best].changes, candidates[runner].changes
         doubt = tuple(sorted(sq for sq in set(a) | set(b)
                              if a.get(sq, self.base.get(sq)) != b.get(sq, self.base.get(sq))))
-        return Decision(None, True, margin, doubt)
+        return Decision(None, True, margin, doubt, candidates[best].key, candidates[runner].key)
 
 
 def changes_between(before: Mapping[int, Piece | None], after: Mapping[int, Piece | None]) -> dict[int, Piece | None]:

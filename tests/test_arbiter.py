@@ -205,6 +205,31 @@ def test_man_reaching_the_far_row_not_crowned_then_crowned_art_8():
     assert move.text == "20-25"
 
 
+def test_a_move_to_the_far_row_read_unsure_of_its_crown_is_recorded_at_once_art_8():
+    # The camera sees the man arrive on 1 but cannot say whether the crown is on yet: the move
+    # is recorded (looking again could lose it to the next move), the crown awaited.
+    arb = arbiter("W:W7,45:B20,3")
+    unsure = SquareReading(WK, 0.9, WM, distribution=(0.0, 0.1, 0.9, 0.0, 0.0))
+    events = arb.observe(seen(arb, {7: None, 1: WK}, readings={1: unsure}))
+    assert [e.text for e in of(events, MovePlayed)] == ["7-1"]
+    assert [c.square for c in of(events, CrownPending)] == [1]
+    assert arb.observe(seen(arb, {7: None, 1: WK})) == ()  # then the crown, read surely
+    assert arb.uncrowned is None
+
+
+def test_a_piece_sure_in_colour_but_not_man_or_king_still_tells_which_man_moved():
+    # From a camera nearly above the board a man and a king look alike: every piece reads
+    # "white, man 0.75 or king 0.25".  Under a glare the square a man left reads empty 0.31,
+    # man 0.38, king 0.31.  Emptiness, the third choice there, must not be lost: only 45-40
+    # leaves an empty square where the reading allows one.
+    arb = arbiter("W:W44,45:B3")
+    alike = SquareReading(WM, 0.75, WK, distribution=(0.0, 0.75, 0.25, 0.0, 0.0))
+    glare = SquareReading(WM, 0.38, WK, distribution=(0.31, 0.38, 0.31, 0.0, 0.0))
+    events = arb.observe(seen(arb, {45: None, 40: WM},
+                              readings={40: alike, 44: alike, 45: glare}))
+    assert [e.text for e in of(events, MovePlayed)] == ["45-40"]
+
+
 def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
     arb = arbiter("W:W7,45:B20,3")
     arb.observe(seen(arb, {7: None, 1: WM}))
