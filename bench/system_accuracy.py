@@ -14,7 +14,11 @@ store.  What an arbiter would see of it is measured against the game itself:
   wrong recorded);
 - ``results_right``: games the rules end whose result the companion gave.
 
-Examples of every difference go to the JSON's ``problems``.  ``--games N`` (default 8) games are
+Square 46's corner is configured (as an installer sets ``board.orientation``): the random
+scenes give white the darker pieces half the time, against the "auto" convention that the
+lighter pieces are white's; ``--auto-orientation`` learns it from the start position instead.  The
+final position stays in view three seconds.  Examples of every difference go to the JSON's
+``problems``.  ``--games N`` (default 8) games are
 drawn from the data (every game with kings first when ``--kings``), ``--seed S`` draws them and
 their scenes, ``--only NAME ...`` picks games by name (``lidraughts-4``, ``selfplay-40``),
 ``--fps F`` (default 6), ``--max-plies N`` cuts long games (default 60), ``--jobs J`` (default 2)
