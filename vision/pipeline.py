@@ -65,6 +65,7 @@ class WatchConfig:
     ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
     taken as part of the board (a piece moved onto an edge square); ``static_corners_s`` the same
     for grid corners hidden inside the board with the ring clear (a king near the edge);
+    ``static_explained_s`` the same where the pieces that moved explain every such corner;
     ``lift_frames``: on how many frames under a hand a square must be seen clearly empty before
     a piece put back on it counts as lifted (touch-move, Art. 15); ``relocate_after_s``: how
     long an unexplained change of the border may last before the board
@@ -82,6 +83,7 @@ class WatchConfig:
     relocate_after_s: float = 1.0
     static_hand_s: float = 1.2
     static_corners_s: float = 1.0
+    static_explained_s: float = 0.4
     lift_frames: int = 3
     motion: MotionConfig = field(default_factory=MotionConfig)
     markers: MarkerLayout | None = None
@@ -281,24 +283,28 @@ class BoardWatcher:
         moving = sample.motion > cfg.motion_share
         intruding = (sample.intrusion > cfg.intrusion_share
                      or sample.corners_changed >= cfg.corner_points)
-        if intruding and not moving and sample.intrusion <= cfg.intrusion_share \
-                and self._pieces_explain(frame, sample):
-            # grid corners hidden or shown by the pieces (a king that moved), the ring clear and
-            # nothing moving: no hand, the board is still
-            intruding = False
         if intruding and not moving:
-            # A "hand" that has not moved at all for a long while is part of the scene (a piece
-            # moved onto an edge square and seen over the border ring, a king hiding grid
-            # corners the pieces do not explain): take it as the still view.
+            # A "hand" that has not moved at all for a while is part of the scene: grid corners
+            # hidden or shown by the pieces that moved (a king's side and shadow), with the ring
+            # clear, after `static_explained_s`; a piece moved onto an edge square and seen over
+            # the border ring, or corners the pieces do not explain, after longer.  It is taken
+            # as the still view.  (A hand pauses too: at the turn of a multiple capture, or
+            # holding a piece it carries; the moved pieces may then explain what it covers.)
             ring = sample.intrusion > cfg.intrusion_share
-            limit = self.config.static_hand_s if ring else self.config.static_corners_s
+            explained = not ring and self._pieces_explain(frame, sample)
+            limit = (self.config.static_explained_s if explained else
+                     self.config.static_hand_s if ring else self.config.static_corners_s)
             if self._static_since is None:
                 self._static_since = time
-            elif time - self._static_since >= limit:
-                log.debug("a still change in the border ring for %.1f s: taken as the board",
-                          time - self._static_since)
+            elif time - self._static_since >= limit - 1e-9:
+                log.debug("a still change for %.1f s (%s): taken as the board",
+                          time - self._static_since,
+                          "the pieces'" if explained else "the ring" if ring else "corners")
                 self._still = view
                 intruding = False
+                if explained and self._last_busy is not None:
+                    # the board has been still since then
+                    self._last_busy = min(self._last_busy, self._static_since)
         else:
             self._static_since = None
         self._hand_now = intruding
