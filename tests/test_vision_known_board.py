@@ -3,7 +3,6 @@ kings move: rendered frames through the real pipeline."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from rules.game import Game
