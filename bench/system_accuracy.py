@@ -36,6 +36,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from device.render_source import RenderedSource
+
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 FILES = {"lidraughts": "lidraughts-frisian.pdn", "selfplay": "selfplay.pdn"}
 #: Seconds the final position stays in view after the last move.
@@ -53,17 +55,14 @@ def _games() -> dict:
     return out
 
 
-class _SceneSource:
-    """The game's frames under a random scene (a recording: every frame in order)."""
-
-    live = False
+class _SceneSource(RenderedSource):
+    """The game's frames under a random scene: camera pose and lens, board and piece colours,
+    light, camera shake and hovering hands (`device.render_source.RenderedSource` draws a club
+    room; its reading, with the final position kept in view, is the same)."""
 
     def __init__(self, game, seed: int, fps: float) -> None:
-        self.game, self.seed, self.fps = game, seed, fps
+        super().__init__(game, fps=fps, seed=seed, pause_s=1.0, tail_s=_TAIL_S)
         self.name = f"game rendered with seed {seed}"
-        self.truth = None
-        self._frames = None
-        self._tail = 0
 
     def open(self) -> None:
         import numpy as np
@@ -73,26 +72,10 @@ class _SceneSource:
         self.camera = Camera.random(rng)
         self.style = Style.random(rng)
         self.lighting = Lighting.random(rng)
+        self._tail = 0
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=self.camera,
                                    style=self.style, lighting=self.lighting, seed=self.seed,
-                                   jitter=0.3, touches=0.3)
-
-    def read(self):
-        from device.sources import Frame
-
-        f = next(self._frames, None)
-        if f is None:
-            # the players sit a while over the final position: the board stays in view
-            last = self.truth
-            if last is None or self._tail >= int(_TAIL_S * self.fps):
-                return None
-            self._tail += 1
-            return Frame(last.image, last.time + self._tail / self.fps, last.index + self._tail)
-        self.truth = f
-        return Frame(f.image, f.time, f.index)
-
-    def close(self) -> None:
-        self._frames = None
+                                   pause_s=self.pause_s, jitter=0.3, touches=0.3)
 
 
 def _cut(game, max_plies: int):

@@ -486,10 +486,9 @@ def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.nda
     if few:
         design = design[:, :1]
     keep = np.ones(len(y), dtype=bool)
-    coef = np.array([k0, 0.0, 0.0])
+    prior = np.zeros((1, design.shape[1]))
+    prior[0, 0] = prior_w
     for _ in range(4):
-        prior = np.zeros((1, design.shape[1]))
-        prior[0, 0] = prior_w
         a = np.vstack([design[keep], prior])
         b = np.concatenate([y[keep], [prior_w * k0]])
         coef, *_ = np.linalg.lstsq(a, b, rcond=None)
