@@ -15,10 +15,18 @@ Light: a change of the light by a factor (exposure, a lamp, the fall-off towards
 scales ``L + L_OFFSET`` and the chroma ``a - 128``, ``b - 128`` alike (Lab's cube root of the
 linear colour), so `relight` moves a colour to another light, and the light squares (always
 empty in a game) tell by how much the light on each cell changed (`light_change`).
+
+Glare is not a factor: a lamp's reflection adds its own (white) light to whatever lies under it,
+and washes a piece's colour out towards white as it does the square's.  The light squares under
+a glare are clipped white, so they cannot tell how strong it is; the cell's own look of a class
+it has shown can (`CellReferences.with_glare`): a dark square seen far lighter and greyer than
+its colour under the cell's light has a glare on it, and a piece that has not yet stood there
+is expected washed out by the same added light, not in its plain colour.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -32,6 +40,15 @@ L_WEIGHT = 1.0
 #: OpenCV's 8-bit L of the Lab origin's offset: L* + 16 (scaled) is proportional to the cube
 #: root of the luminance.
 L_OFFSET = 16.0 * 255.0 / 100.0
+
+#: Least rise (8-bit B, G and R each) of a seen class's look above its plain colour that counts
+#: as glare on the cell: the cells' own differences of paint and light stay well below it.
+GLARE_MIN = 12.0
+#: How well (8-bit B, G and R each, one standard deviation) a class's look under a glare is
+#: predicted: the glare is measured on the cell's other class, JPEG and noise blur both.
+GLARE_BGR = 6.0
+#: 8-bit channel value from which a look is taken as clipped white.
+_CLIPPED = 250.0
 
 #: Classes of a cell's content, in the order of `vision.squares.CellProbabilities`.
 EMPTY, WHITE_PIECE, BLACK_PIECE = 0, 1, 2
@@ -93,12 +110,15 @@ class CellReferences:
     class colour under the cell's light); ``light`` (10, 10): the light on each cell at
     calibration against the board's typical light (a factor, see `relight`); ``last`` (10, 10):
     the class last known on each cell (the start position's, then the last sure reading's), the
-    best guess where the camera cannot tell (`prior`)."""
+    best guess where the camera cannot tell (`prior`); ``extra_var`` (10, 10, 3, 3, None: none)
+    the variance a prediction has beyond the class's spread (a class predicted under a glare,
+    `with_glare`)."""
 
     mean: np.ndarray
     seen: np.ndarray
     light: np.ndarray
     last: np.ndarray
+    extra_var: np.ndarray | None = None
 
     def prior(self) -> np.ndarray:
         """(10, 10, 3) the guess where the look tells nothing: the class last known there more
@@ -121,6 +141,44 @@ class CellReferences:
             seen[r, c, k] = True
         return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last))
 
+    def with_glare(self, colours: np.ndarray) -> "CellReferences":
+        """The references of the classes not yet seen on a cell predicted with the glare the
+        cell's seen classes show (see the module docstring): ``colours`` (3, 3) the class
+        colours under the board's typical light.  The glare is the grey light (the same in
+        B, G and R) that brought a seen class's plain colour under the cell's light to its
+        look there: the mean rise of the channels not clipped white, where all three rose by at
+        least `GLARE_MIN` and the free ones alike (a grey light, not a colour cast or a neighbour's spill); the
+        strongest of the seen classes.  Cells with no such glare keep their references."""
+        plain = relight(np.asarray(colours, dtype=np.float64)[None, None], self.light[..., None])
+        look = lab_to_bgr(self.mean)
+        rise = look - lab_to_bgr(plain)  # (10, 10, 3 classes, 3 channels)
+        # a channel clipped white rose by at least what it shows: the others tell the glare
+        clipped = look >= _CLIPPED
+        free = np.where(clipped, np.nan, rise)
+        some = ~clipped.all(axis=-1)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            low = np.where(some, np.nanmin(free, axis=-1), rise.max(axis=-1))
+            high = np.where(some, np.nanmax(free, axis=-1), rise.max(axis=-1))
+        grey = (low >= GLARE_MIN) & (high - low <= 0.5 * high) & (rise.min(axis=-1) >= GLARE_MIN) \
+            & self.seen
+        glare = np.where(grey, 0.5 * (low + high), 0.0).max(axis=-1)  # (10, 10)
+        unseen = ~self.seen & (glare > 0)[..., None]
+        if not unseen.any():
+            return self
+        bgr = np.clip(lab_to_bgr(plain) + glare[..., None, None], 0.0, 255.0)
+        washed = bgr_to_lab(bgr)
+        # known to within `GLARE_BGR` in each of B, G and R; near white, Lab's chroma moves far
+        # more for that than in the plain light: the spread it makes, channel by channel
+        spread = np.zeros(bgr.shape)
+        for i in range(3):
+            step = np.zeros(3)
+            step[i] = GLARE_BGR
+            spread += ((bgr_to_lab(bgr + step) - bgr_to_lab(bgr - step)) / 2.0) ** 2
+        extra = self.extra_var if self.extra_var is not None else np.zeros(self.mean.shape)
+        return replace(self, mean=np.where(unseen[..., None], washed, self.mean),
+                       extra_var=np.where(unseen[..., None], spread, extra))
+
 
 @dataclass(frozen=True)
 class ColourModel:
@@ -134,7 +192,8 @@ class ColourModel:
     channel) and ``cells``, every cell's own references (`CellReferences`); and, for the
     difference between a cell's top sample and its floor (`vision.squares`: the square's own
     colour in the same frame, so the same light and glare), each class's mean
-    ``floor_offset`` and spread ``floor_spread`` (3 x 3 each)."""
+    ``floor_offset`` and spread ``floor_spread`` (3 x 3 each); ``rim_empty``, the most of a
+    piece's outline (`vision.squares.rim_contrast`) an empty dark cell showed."""
 
     light_square: tuple[float, float, float]
     dark_square: tuple[float, float, float]
@@ -145,6 +204,7 @@ class ColourModel:
     cells: CellReferences | None = field(default=None, compare=False)
     floor_offset: np.ndarray | None = field(default=None, compare=False)
     floor_spread: np.ndarray | None = field(default=None, compare=False)
+    rim_empty: float | None = None
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (np.array(self.light_square), np.array(self.dark_square),
@@ -185,7 +245,7 @@ class ColourModel:
                 colours[k] = (1 - rate) * colours[k] + rate * np.median(typical[sel], axis=0)
         t = [tuple(float(v) for v in c) for c in colours]
         return replace(self, dark_square=t[0], white_piece=t[1], black_piece=t[2],
-                       cells=self.cells.learnt(samples, labels))
+                       cells=self.cells.learnt(samples, labels).with_glare(colours))
 
 
 def brighten(image: np.ndarray, target: float = 110.0) -> np.ndarray:
@@ -202,3 +262,22 @@ def brighten(image: np.ndarray, target: float = 110.0) -> np.ndarray:
 def to_lab(image: np.ndarray) -> np.ndarray:
     """BGR uint8 to float32 Lab."""
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+
+
+def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
+    """Lab colours (..., 3, OpenCV's 8-bit scaling) to float BGR (0-255)."""
+    lab = np.asarray(lab, dtype=np.float64)
+    flat = np.clip(lab.reshape(-1, 1, 3), 0, 255).astype(np.float32)
+    flat[..., 0] *= 100.0 / 255.0
+    flat[..., 1:] -= 128.0
+    return (cv2.cvtColor(flat, cv2.COLOR_Lab2BGR) * 255.0).astype(np.float64).reshape(lab.shape)
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """Float BGR colours (..., 3, 0-255) to Lab in OpenCV's 8-bit scaling."""
+    bgr = np.asarray(bgr, dtype=np.float64)
+    flat = (np.clip(bgr.reshape(-1, 1, 3), 0, 255) / 255.0).astype(np.float32)
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).astype(np.float64)
+    lab[..., 0] *= 255.0 / 100.0
+    lab[..., 1:] += 128.0
+    return lab.reshape(bgr.shape)

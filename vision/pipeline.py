@@ -416,7 +416,9 @@ class BoardWatcher:
         assert self._pose is not None
         cal = self.calibration
         view = board_view(frame, self._location, self._pose, cal.man_height or 0.2)
-        probs = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref).p
+        # (colour alone: a hand's own edges over a cell are no piece's outline)
+        probs = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref,
+                         outline=False).p
         # Seen empty for a lift put back: read empty, with the cell's top sample and its floor
         # patches as the cell looks empty, and its light neighbours (always empty) as they look:
         # an arm the colour of the dark squares would cover those too.  Several frames are

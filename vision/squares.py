@@ -218,13 +218,15 @@ class CellProbabilities:
 
 
 def classify(view: BoardView, model: ColourModel, dark_parity: int,
-             empty_ref: np.ndarray | None = None) -> CellProbabilities:
+             empty_ref: np.ndarray | None = None, outline: bool = True) -> CellProbabilities:
     """Empty / white / black probabilities per cell from the colour model: from every cell's
     own references when the model has them (calibrated; ``empty_ref`` is then not used), else
     from the class colours, with ``empty_ref`` (10 x 10 x 3, each cell's top sample when
-    empty) replacing the floor and parity colours as the empty reference when given."""
+    empty) replacing the floor and parity colours as the empty reference when given.
+    Calibrated, a sure empty reading is doubted where the cell shows a piece's outline
+    (`_rim_doubt`), unless ``outline`` is False (frames with a hand over the board)."""
     if model.cells is not None:
-        return _classify_cells(view, model, dark_parity)
+        return _classify_cells(view, model, dark_parity, outline=outline)
     light, dark, white, black = model.arrays()
     if empty_ref is not None:
         d_empty = distance(view.top, empty_ref)
@@ -312,11 +314,92 @@ def _reference_variance(model: ColourModel) -> np.ndarray:
     """(10, 10, 3, 3) per-channel variance of each class's look about each cell's reference."""
     assert model.cells is not None and model.class_spread is not None
     unseen = ~model.cells.seen[..., None]
-    return NOISE ** 2 + np.where(unseen, model.class_spread[None, None] ** 2, 0.0)
+    var = NOISE ** 2 + np.where(unseen, model.class_spread[None, None] ** 2, 0.0)
+    if model.cells.extra_var is not None:
+        var = var + np.where(unseen, model.cells.extra_var, 0.0)
+    return var
+
+
+#: Radii (squares) of a piece's top face tried for its outline, the angles sampled on it, and
+#: the share of the outline that must show an edge (`rim_contrast`).
+_RIM_RADII = np.array([0.34, 0.37, 0.40, 0.43, 0.46])
+_RIM_ANGLES = np.linspace(0.0, 2.0 * np.pi, 48, endpoint=False)
+_RIM_SHARE = 0.6
+#: Half-width (squares) of the band about the grid lines whose gradient is not an outline.
+_RIM_GRID = 0.06
+#: An empty reading is doubted where a cell's outline contrast exceeds the most an empty cell
+#: showed at calibration (`ColourModel.rim_empty`) by this factor, and at least `_RIM_MIN`.
+_RIM_MARGIN = 1.3
+_RIM_MIN = 2.5
+#: How much an empty reading is then mixed with "a piece of either colour".
+_RIM_DOUBT = 0.55
+
+
+def rim_contrast(view: BoardView) -> np.ndarray:
+    """(10, 10) how clearly each cell shows a round outline where a man's top face would be:
+    the colour gradient along circles about the cell's top sample (`BoardView.top_xy`, several
+    radii), the gradient that `_RIM_SHARE` of the circle reaches at least, over the cell's own
+    typical gradient (its median inside).  A piece shows its outline all round even where a
+    glare washes its colour out to the square's; an empty cell shows noise, or a straight edge
+    crossing part of the circle."""
+    px = view.px
+    smooth = cv2.GaussianBlur(view.lab, (0, 0), 1.0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    grad = np.sqrt((gx ** 2 + gy ** 2).sum(axis=-1)) / 8.0
+    n = grad.shape[0] - 1
+    inner = grad[MARGIN * px:(MARGIN + 10) * px, MARGIN * px:(MARGIN + 10) * px]
+    inner = inner.reshape(10, px, 10, px)[:, int(0.2 * px):int(0.8 * px), :, int(0.2 * px):int(0.8 * px)]
+    typical = np.median(inner.transpose(0, 2, 1, 3).reshape(10, 10, -1), axis=-1) + 0.5
+    # the squares' own edges (and the board's border) are straight lines on the grid: not an
+    # outline, so the circle's points near them do not count
+    off = np.abs((np.arange(n + 1) + 0.5) / px - np.round((np.arange(n + 1) + 0.5) / px)) * px
+    near = off <= max(2.0, _RIM_GRID * px)
+    grad = np.where(near[:, None] | near[None, :], np.nan, grad)
+    cx = view.top_xy[..., 0][..., None, None] + _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
+    cy = view.top_xy[..., 1][..., None, None] + _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
+    xs = np.clip(np.round((cx + MARGIN) * px).astype(int), 0, n)
+    ys = np.clip(np.round((cy + MARGIN) * px).astype(int), 0, n)
+    samples = grad[ys, xs]
+    samples = np.where(np.isfinite(samples), samples, -1.0)  # masked: sorted first, not counted
+    ordered = np.sort(samples, axis=-1)
+    counted = np.count_nonzero(samples >= 0.0, axis=-1)
+    masked = samples.shape[-1] - counted
+    # the value `_RIM_SHARE` of the counted points reach (at least 12 of them counted)
+    index = masked + np.floor((1.0 - _RIM_SHARE) * np.maximum(counted - 1, 0)).astype(int)
+    reached = np.take_along_axis(ordered, np.minimum(index, samples.shape[-1] - 1)[..., None],
+                                 axis=-1)[..., 0]
+    reached = np.where(counted >= 12, reached, 0.0)  # (10, 10, radii)
+    return reached.max(axis=-1) / typical
+
+
+def learn_rim(view: BoardView, empty: np.ndarray) -> float | None:
+    """The most outline contrast (`rim_contrast`) the ``empty`` (10, 10) dark cells of a
+    calibration view show (None: too few of them to tell)."""
+    if np.count_nonzero(empty) < 4:
+        return None
+    return float(rim_contrast(view)[empty].max())
+
+
+def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray:
+    """``p`` (10, 10, 3) with a sure empty reading made unsure where the cell shows a piece's
+    outline clearly beyond any empty cell's at calibration: a pale piece under a glare, of the
+    square's own colour, loses its colour but not its outline."""
+    if model.rim_empty is None:
+        return p
+    limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
+    doubt = (rim_contrast(view) > limit) & (np.argmax(p, axis=-1) == EMPTY)
+    if not doubt.any():
+        return p
+    # the piece's colour, as far as the look tells it
+    colour = p[..., 1:] / np.maximum(p[..., 1:].sum(axis=-1, keepdims=True), 1e-12)
+    piece = np.concatenate([np.zeros((10, 10, 1)), 0.5 * colour + 0.25], axis=-1)
+    mixed = (1.0 - _RIM_DOUBT) * p + _RIM_DOUBT * piece
+    return np.where(doubt[..., None], mixed, p)
 
 
 def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
-                    change: np.ndarray | None = None) -> CellProbabilities:
+                    change: np.ndarray | None = None, outline: bool = True) -> CellProbabilities:
     assert model.cells is not None
     if change is None:
         change = light_change(view, model, dark_parity)
@@ -327,8 +410,9 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
         offset = model.floor_offset[None, None] * change[..., None, None]
         var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
         loglik = loglik + _log_likelihoods(view.top - view.floor, offset, var)[0]
-    return CellProbabilities(_probabilities(loglik, d2, washed_out(view),
-                                            ~model.cells.seen.any(axis=-1), model.cells.prior()))
+    p = _probabilities(loglik, d2, washed_out(view), ~model.cells.seen.any(axis=-1),
+                       model.cells.prior())
+    return CellProbabilities(_rim_doubt(view, model, p) if outline else p)
 
 
 def calibration_light_tops(view: BoardView, model: ColourModel, dark_parity: int) -> np.ndarray:
@@ -385,4 +469,6 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     labels = np.where(washed & ~light, -1, layout)
     for r, c in odd:
         labels[r, c] = -1
-    return replace(model, cells=refs.learnt(view.top, labels, rate=1.0)), odd
+    rim = learn_rim(view, (labels == EMPTY) & ~light)
+    return replace(model, cells=refs.learnt(view.top, labels, rate=1.0).with_glare(colours),
+                   rim_empty=rim), odd
