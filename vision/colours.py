@@ -143,12 +143,14 @@ class CellReferences:
 
     def with_glare(self, colours: np.ndarray) -> "CellReferences":
         """The references of the classes not yet seen on a cell predicted with the glare the
-        cell's seen classes show (see the module docstring): ``colours`` (3, 3) the class
+        cell's empty look shows (see the module docstring): ``colours`` (3, 3) the class
         colours under the board's typical light.  The glare is the grey light (the same in
-        B, G and R) that brought a seen class's plain colour under the cell's light to its
+        B, G and R) that brought the dark square's plain colour under the cell's light to its
         look there: the mean rise of the channels not clipped white, where all three rose by at
-        least `GLARE_MIN` and the free ones alike (a grey light, not a colour cast or a neighbour's spill); the
-        strongest of the seen classes.  Cells with no such glare keep their references."""
+        least `GLARE_MIN` and the free ones alike (a grey light, not a colour cast).  Only the
+        empty look tells: a square's paint is even, while a piece's look differs from its class
+        colour by its relief and gloss as much as by the light.  Cells with no such glare keep
+        their references."""
         plain = relight(np.asarray(colours, dtype=np.float64)[None, None], self.light[..., None])
         look = lab_to_bgr(self.mean)
         rise = look - lab_to_bgr(plain)  # (10, 10, 3 classes, 3 channels)
@@ -162,7 +164,7 @@ class CellReferences:
             high = np.where(some, np.nanmax(free, axis=-1), rise.max(axis=-1))
         grey = (low >= GLARE_MIN) & (high - low <= 0.5 * high) & (rise.min(axis=-1) >= GLARE_MIN) \
             & self.seen
-        glare = np.where(grey, 0.5 * (low + high), 0.0).max(axis=-1)  # (10, 10)
+        glare = np.where(grey[..., EMPTY], 0.5 * (low[..., EMPTY] + high[..., EMPTY]), 0.0)
         unseen = ~self.seen & (glare > 0)[..., None]
         if not unseen.any():
             return self

@@ -346,7 +346,9 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     smooth = cv2.GaussianBlur(view.lab, (0, 0), 1.0)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-    grad = np.sqrt((gx ** 2 + gy ** 2).sum(axis=-1)) / 8.0
+    squared = cv2.transform(cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy)),
+                            np.ones((1, 3), np.float32))  # summed over L, a and b
+    grad = cv2.sqrt(squared) / 8.0
     n = grad.shape[0] - 1
     inner = grad[MARGIN * px:(MARGIN + 10) * px, MARGIN * px:(MARGIN + 10) * px]
     inner = inner.reshape(10, px, 10, px)[:, int(0.2 * px):int(0.8 * px), :, int(0.2 * px):int(0.8 * px)]
