@@ -11,6 +11,8 @@ against the boards the game allows (`rules.matching`):
 - while an irregular move is open: the irregular board itself (still open), or a move of the
   opponent from it, after which the irregular move stands (Art. 27, rule IV) and is recorded with
   a comment; the board as it was before (taken back) or a legal move instead resolve it;
+- a board several plies on by legal play (`Arbiter._recover`): a quick reply, a board misread
+  once (an irregularity opened for nothing) or put right unseen; the moves are recorded;
 - anything else is named by `rules.irregularities` with its article and remedy.
 
 A reading that is unclear (no candidate far better than the others, or the squares that differ
@@ -28,8 +30,12 @@ The arbiter does no I/O; its answers are events (`rules.events`).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from enum import Enum
 
+from rules import movegen
+from rules.bitboard import BIT
 from rules.errors import FenError
 from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, GameOver, Irregularity,
                           IrregularityKind, IrregularityResolved, IrregularityStands, LookAgain,
@@ -56,6 +62,223 @@ TERMINATION_ARTICLE = {
     Termination.ARBITER: "Art. 26",
 }
 
+#: The most plies recovery by legal play (`Arbiter._recover`) looks ahead.  A board misread once
+#: is followed by one seen two plies on; a second board missed (a hand over it, another misreading)
+#: makes three, and four allows one more.  Deeper is hardly worth it: from three plies on, two
+#: moves of one side by different pieces can be swapped and give the same board, so a quiet line
+#: can less and less be told from its transpositions (which are never guessed), while every ply
+#: multiplies the search by the branching (about 10).
+RECOVERY_PLIES = 4
+#: Recovery is tried only on a board read clearly: at most this many squares whose kind (empty,
+#: white, black) is read unsurely.  Each such square also loosens the search's pruning by one
+#: square (`legal_lines`), so this bounds its cost too.
+RECOVERY_UNSURE = 3
+#: Recovery gives up, and records nothing, after this long.  The costliest middle game and king
+#: endgame found are searched to four plies in about 45 ms on a desktop core, some 0.2 s on a
+#: Raspberry Pi (``python -m tests.test_arbiter_recovery``); only boards with many kings able to
+#: capture take longer (the move generator follows every capture route), and there giving up is
+#: safe: the irregularity stays open.
+RECOVERY_SECONDS = 0.5
+#: How an open irregularity is resolved when the board went on from the recorded position.
+RECOVERED = "the board went on by legal moves: it was misread or put right"
+
+
+@dataclass(frozen=True, slots=True)
+class SureKinds:
+    """The squares read surely in kind (empty, or a piece of a colour), as bit masks in the move
+    generator's layout (`rules.bitboard`).  A board explains a reading only if it has exactly
+    these kinds there (`rules.matching`: a sure reading of another kind contradicts it); whether a
+    piece is a man or a king does not count here.  ``unsure`` is how many squares are not sure."""
+
+    white: int
+    black: int
+    empty: int
+    unsure: int
+
+    @classmethod
+    def of(cls, obs: Observation) -> "SureKinds":
+        white = black = empty = unsure = 0
+        for sq in range(1, 51):
+            r = obs.reading(sq)
+            if r.occluded or r.kind_confidence < CONFIDENT:
+                unsure += 1
+            elif r.content is None:
+                empty |= BIT[sq]
+            elif r.content.color is Color.WHITE:
+                white |= BIT[sq]
+            else:
+                black |= BIT[sq]
+        return cls(white, black, empty, unsure)
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """What `legal_lines` found: each line as its raw moves and the raw state it leaves, and how
+    many positions the search expanded (its cost); ``complete`` is False when it ran out of time
+    (then ``lines`` is empty)."""
+
+    lines: tuple[tuple[tuple[movegen.RawMove, ...], movegen.RawState], ...]
+    visited: int
+    complete: bool = True
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def legal_lines(start: Position, plies: int, sure: SureKinds,
+                moves: dict[movegen.RawState, list[movegen.RawMove]] | None = None,
+                deadline: float | None = None) -> Search:
+    """Every sequence of exactly ``plies`` legal moves from ``start`` whose final board has the
+    kinds the reading is sure of (a necessary condition for explaining it), played on from no
+    position where the game is over.
+
+    The search is pruned soundly.  A ply changes the kind of its from-square (emptied), its
+    to-square (the mover's colour) and of the squares whose pieces it captures, and of no other
+    square; captured pieces never come back.  So on a board on the way, with ``w`` of white's
+    plies and ``b`` of black's still to come:
+
+    - the squares that must become white are at most ``w`` (each is some white ply's landing),
+      and those that must become black at most ``b``;
+    - the white pieces that must go from their squares are at most ``w`` (each ply moves one
+      piece away) plus those black's plies capture, which are no more than the white pieces
+      beyond those the reading surely sees (and none when black has no ply to come); the same
+      for black.
+
+    A board with fewer pieces of a colour than the reading surely sees, or that breaks one of
+    these, cannot lead to a fit.  A position reached again with as many plies to go (a
+    transposition) is not searched again: its lines are remembered.  ``moves`` keeps the legal
+    moves of the positions expanded, for searches from the same position to share;
+    ``deadline`` (`time.monotonic`) stops the search."""
+    moves = {} if moves is None else moves
+    need_white, need_black = sure.white.bit_count(), sure.black.bit_count()
+    not_white, not_black = sure.empty | sure.black, sure.empty | sure.white
+    known: dict[tuple[movegen.RawState, int], list] = {}
+    visited = 0
+
+    def walk(state: movegen.RawState, left: int) -> list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]]:
+        nonlocal visited
+        memo = known.get((state, left))
+        if memo is not None:
+            return memo
+        visited += 1
+        found: list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]] = []
+        known[(state, left)] = found
+        white, black = state[0] | state[1], state[2] | state[3]
+        spare_white, spare_black = white.bit_count() - need_white, black.bit_count() - need_black
+        if spare_white < 0 or spare_black < 0:
+            return found
+        plies_white = (left + 1) // 2 if state[4] else left // 2
+        plies_black = left - plies_white
+        if ((sure.white & ~white).bit_count() > plies_white
+                or (sure.black & ~black).bit_count() > plies_black
+                or (not_white & white).bit_count() > plies_white + (spare_white if plies_black else 0)
+                or (not_black & black).bit_count() > plies_black + (spare_black if plies_white else 0)):
+            return found
+        if left == 0:
+            found.append(((), state))
+            return found
+        if _over(state) and (state, left) != (start._state, plies):
+            return found
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime
+        legal = moves.get(state)
+        if legal is None:
+            legal = moves[state] = movegen.legal_moves(state)
+        if left == 1:  # the last ply: the board it leaves must fit exactly
+            mine, theirs = (white, black) if state[4] else (black, white)
+            must_mine, must_theirs = (sure.white, sure.black) if state[4] else (sure.black, sure.white)
+            for raw in legal:
+                after_mine = (mine & ~(1 << raw[0])) | (1 << raw[1])
+                after_theirs = theirs & ~raw[2]
+                if not (must_mine & ~after_mine or must_theirs & ~after_theirs
+                        or sure.empty & (after_mine | after_theirs)):
+                    found.append(((raw,), movegen.apply(state, raw)))
+            return found
+        for raw in legal:
+            found.extend(((raw,) + rest, end) for rest, end in walk(movegen.apply(state, raw), left - 1))
+        return found
+
+    try:
+        return Search(tuple(walk(start._state, plies)), visited)
+    except _OutOfTime:
+        return Search((), visited, complete=False)
+
+
+def _over(state: movegen.RawState) -> bool:
+    """Whether the game is over in ``state`` by a rule that leaves legal moves (a king against a
+    king, the seven-move rule); the other ends leave none, and the search stops there by itself."""
+    wm, wk, bm, bk = state[:4]
+    if state[7] >= 7 or (not (wm | bm) and wk.bit_count() == 1 and bk.bit_count() == 1):
+        return Position(state).outcome() is not None
+    return False
+
+
+class Root(Enum):
+    """Where a line of legal moves found by `Arbiter._recover` starts."""
+
+    #: The recorded position: the open irregularity, if any, was misread or put right.
+    RECORDED = "recorded"
+    #: The board of the open irregular move, which stands once the opponent replied (Art. 27,
+    #: rule IV).
+    STANDS = "stands"
+    #: The board of an open irregularity that cannot stand (pieces gone, several moved), taken as
+    #: it was seen.  Such a line is never recorded: when it fits as well, the board went on from
+    #: the irregular board just as well as from the recorded position, and the arbiter cannot tell
+    #: a misreading from a real irregularity (a man taken off, then a king's move over its
+    #: square, looks like the man's move and its capture).
+    AS_SEEN = "as seen"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """Legal moves played from ``start``, each with the position after it, from a `Root`."""
+
+    root: Root
+    start: Position
+    moves: tuple[tuple[Move, Position], ...]
+
+    @classmethod
+    def of(cls, root: Root, start: Position, raws: tuple[movegen.RawMove, ...]) -> "Line":
+        moves = []
+        position = start
+        for raw in raws:
+            after = Position(movegen.apply(position._state, raw))
+            moves.append((position._to_move(raw), after))
+            position = after
+        return cls(root, start, tuple(moves))
+
+    @property
+    def end(self) -> Position:
+        return self.moves[-1][1]
+
+    def leaves_no_trace(self) -> bool:
+        """Whether a piece of the line ends on the square it started from without having
+        captured (a king there and back): such moves leave no trace on the board, so a board
+        is no evidence that they were played (and an opponent's piece moved out of turn would
+        otherwise pass for a line with a king's round trip in it)."""
+        origin: dict[int, tuple[int, bool]] = {}  # where a moved piece stands -> (its start, captured)
+        for move, _ in self.moves:
+            start, captured = origin.pop(move.from_square, (move.from_square, False))
+            for sq in move.captured:
+                origin.pop(sq, None)
+            origin[move.to_square] = (start, captured or move.is_capture)
+        return any(sq == start and not captured for sq, (start, captured) in origin.items())
+
+    def promoted(self) -> dict[int, int]:
+        """The squares where a man of the line was crowned and still stands unmoved at the end,
+        each with the index of the move that crowned it."""
+        out: dict[int, int] = {}
+        before = self.start
+        for i, (move, after) in enumerate(self.moves):
+            out.pop(move.from_square, None)
+            for sq in move.captured:
+                out.pop(sq, None)
+            if not before.piece_at(move.from_square).king and after.piece_at(move.to_square).king:
+                out[move.to_square] = i
+            before = after
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class Pending:
@@ -76,7 +299,10 @@ class Pending:
 
 @dataclass
 class Arbiter:
-    """Judges a game from settled observations of the board.  ``game`` is the scoresheet so far."""
+    """Judges a game from settled observations of the board.  ``game`` is the scoresheet so far.
+    ``unfit`` counts the boards seen since the last recorded move that fitted no legal move (each
+    opened or replaced an irregularity or a touch-move breach): `_recover` allows a line one ply
+    longer for each."""
 
     game: Game = field(default_factory=Game)
     pending: Pending | None = None
@@ -84,6 +310,7 @@ class Arbiter:
     uncrowned: int | None = None
     over: Outcome | None = None
     hinted: set[str] = field(default_factory=set)
+    unfit: int = 0
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -145,10 +372,9 @@ class Arbiter:
             if decision.explained:
                 return (LookAgain(self.game.ply, when, "the reading fits more than one board",
                                   decision.doubt),)
-            if self.pending is None:
-                both = self._two_moves(scorer, successors, base, when)
-                if both is not None:
-                    return both
+            recovered = self._recover(obs, scorer, base, when)
+            if recovered is not None:
+                return recovered
             return self._irregular(obs, base, when, lifted)
 
         what = key[0]
@@ -178,26 +404,137 @@ class Arbiter:
         events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
         return tuple(events)
 
-    def _two_moves(self, scorer: Scorer, successors: list[tuple[Move, Position]],
-                   base: dict[int, Piece], when: float | None) -> tuple[Event, ...] | None:
-        """Both sides moved before the board was seen still (a quick reply): a board that is
-        the result of two legal moves, far better than any other, records both."""
-        candidates: list[Candidate] = []
-        replies: dict[int, list[tuple[Move, Position]]] = {}
-        for i, (move, after) in enumerate(successors):
-            if after.outcome() is not None:
-                continue
-            replies[i] = after.successors()
-            for j, (reply, later) in enumerate(replies[i]):
-                candidates.append(Candidate((i, j), changes_between(base, later.pieces())))
-        decision = scorer.decide(_distinct(candidates))
-        if decision.accepted is None:
+    def _recover(self, obs: Observation, scorer: Scorer, base: dict[int, Piece],
+                 when: float | None) -> tuple[Event, ...] | None:
+        """Recovery by legal play: the board fits none of today's candidates, but it may be the
+        result of several legal moves from the recorded position, both sides having moved before
+        the board was seen still (a quick reply), or after a board that was misread or put right
+        unseen (an irregularity opened for nothing).  A human arbiter seeing the game go on by
+        legal play writes the moves down; so does this.
+
+        Lines of 2 to `RECOVERY_PLIES` plies are searched (`legal_lines`) from the recorded
+        position and, while an irregularity is open, from its board: an irregular move that can
+        stand stands once the opponent replied (Art. 27, rule IV), and is recorded so; a board
+        that cannot stand is searched only as the other explanation (`Root.AS_SEEN`).  Each
+        still board the camera saw is taken to be at most one ply on from the one before, two
+        for a quick reply: a line may be longer than two plies only by the boards seen since the
+        last recorded move that fitted nothing (``unfit``: misread, or put right since).
+        Without them a board would be explained away by moves nobody saw: a capture with one
+        piece too many taken off (Art. 27b) is also the capture, a move of that piece and its
+        capture.  The fewest plies that explain the reading are taken: every board the camera
+        missed is a failure of its own, so a line one ply longer is far less likely (and a
+        king's move a-b is not also read as a-c-b); a line with a piece's round trip in it is
+        not taken (`Line.leaves_no_trace`).  Among the lines of that length the `Scorer` must
+        accept one far better than every other, as for one move: two lines that give the same
+        board with different moves (a transposition) are not told apart, and nothing is
+        recorded.  The squares the accepted line changes must be read surely, else the arbiter
+        looks again.  A search that takes longer than `RECOVERY_SECONDS` records nothing.
+
+        Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
+        sure = SureKinds.of(obs)
+        if sure.unsure > RECOVERY_UNSURE:
             return None
-        i, j = decision.accepted
-        move, after = successors[i]
-        events = self._record(move, after, when)
-        reply, later = replies[i][j]
-        events.extend(self._record(reply, later, when))
+        roots = self._roots()
+        deadline = time.monotonic() + RECOVERY_SECONDS
+        moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
+        for plies in range(2, min(RECOVERY_PLIES, 2 + self.unfit) + 1):
+            lines: list[Line] = []
+            sheets: set = set()
+            for root, start, shortest in roots:
+                before = 0 if root is Root.RECORDED else 1  # the irregular move is a ply
+                if plies - before < shortest:
+                    continue
+                search = legal_lines(start, plies - before, sure, moves, deadline)
+                if not search.complete:
+                    return None  # too long to search: nothing is recorded, the board stays irregular
+                for raws, _ in search.lines:
+                    line = Line.of(root, start, raws)
+                    if line.leaves_no_trace():
+                        continue
+                    sheet = self._sheet(line)
+                    if sheet not in sheets:  # a touch-move breach standing is its move's sheet
+                        sheets.add(sheet)
+                        lines.append(line)
+            candidates = [Candidate(("line", i) + ((u,) if u is not None else ()), changes_between(base, board))
+                          for i, line in enumerate(lines) for u, board in self._line_boards(line)]
+            decision = scorer.decide(candidates)
+            if not decision.explained:
+                continue
+            key = decision.accepted or _crowning_in_doubt(decision)
+            if key is None:
+                if decision.doubt:
+                    return (LookAgain(self.game.ply, when, "the reading fits more than one line of moves",
+                                      decision.doubt),)
+                return None
+            line = lines[key[1]]
+            if line.root is Root.AS_SEEN:
+                return None
+            changed = next(c.changes for c in candidates if c.key == key)
+            unsure = tuple(sq for sq in sorted(changed)
+                           if obs.reading(sq).occluded or obs.reading(sq).kind_confidence < CONFIDENT)
+            if unsure:
+                return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                                  unsure),)
+            return self._play_line(line, key[2] if len(key) > 2 else None, when)
+        return None
+
+    def _roots(self) -> list[tuple[Root, Position, int]]:
+        """Where lines may start, each with its fewest plies: the open irregular move that can
+        stand first (a touch-move breach standing is kept over the same move from the recorded
+        position), and its one reply is judged with the other candidates already."""
+        roots: list[tuple[Root, Position, int]] = [(Root.RECORDED, self.position, 2)]
+        pending = self.pending
+        if pending is None:
+            return roots
+        if pending.position is not None:
+            if pending.position.outcome() is None:
+                roots.insert(0, (Root.STANDS, pending.position, 2))
+        elif (seen := _as_seen(pending)) is not None and seen.outcome() is None:
+            roots.append((Root.AS_SEEN, seen, 1))
+        return roots
+
+    def _sheet(self, line: Line) -> tuple:
+        """What a line writes on the scoresheet, to tell lines apart: its moves, after the
+        irregular move that stands (a touch-move breach is its legal move)."""
+        moves = tuple(m.key() for m, _ in line.moves)
+        if line.root is Root.RECORDED:
+            return ((moves[0], False),) + moves[1:]
+        if line.root is Root.AS_SEEN:
+            return ("as seen",) + moves
+        pending = self.pending
+        first = pending.legal_move or pending.move
+        return ((first.key() if first else None, pending.legal_move is None),) + moves
+
+    def _line_boards(self, line: Line):
+        """The physical boards a line may leave: as the rules leave it, and with one man that
+        reached the far row not yet crowned (one crowned in the line, or the man already waiting
+        for its crown and not moved since), each with that square."""
+        board = line.end.pieces()
+        yield None, board
+        waiting = set(line.promoted())
+        old = self.uncrowned
+        if (line.root is Root.RECORDED and old is not None and (p := board.get(old)) and p.king
+                and all(m.from_square != old and old not in m.captured for m, _ in line.moves)):
+            waiting.add(old)
+        for sq in sorted(waiting):
+            plain = dict(board)
+            plain[sq] = Piece(board[sq].color, False)
+            yield sq, plain
+
+    def _play_line(self, line: Line, uncrowned: int | None, when: float | None) -> tuple[Event, ...]:
+        """Record a line found by `_recover`: the open irregularity resolved (the board went on
+        from the recorded position) or standing (it went on from the irregular board), then each
+        move with its events."""
+        events: list[Event] = []
+        if line.root is Root.STANDS:
+            events.extend(self._stand(when))
+        elif self.pending is not None:
+            events.extend(self._resolve(RECOVERED, when))
+        if uncrowned != self.uncrowned:
+            self.uncrowned = None
+        crowned_by = line.promoted().get(uncrowned) if uncrowned is not None else None
+        for i, (move, after) in enumerate(line.moves):
+            events.extend(self._record(move, after, when, uncrowned=uncrowned if i == crowned_by else None))
         return tuple(events)
 
     def _move_candidates(self, key: tuple, before: Position, move: Move, after: Position,
@@ -226,6 +563,7 @@ class Arbiter:
         if when is not None:
             self.game.times[ply] = when
         self.touched.clear()
+        self.unfit = 0
         events: list[Event] = [MovePlayed(ply, when, before.turn, _number(self.game, ply), text, after.fen())]
         if uncrowned is not None:
             self.uncrowned = uncrowned
@@ -289,6 +627,7 @@ class Arbiter:
         message = (f"the {name(piece)} on {first} was touched first and can "
                    f"{'capture' if capture else 'move'}, but {position.move_text(move, legal)} was played")
         remedy = f"take the move back and move the piece on {first}: {', '.join(texts)}"
+        self.unfit += 1
         self.pending = Pending(position.play(move).pieces(), position.play(move), None, move,
                                f"touch-move: {message} ({rule})", position.turn, legal_move=move)
         return [TouchMove(self.game.ply, when, position.turn, first, move.from_square, rule, message,
@@ -335,6 +674,7 @@ class Arbiter:
             return tuple(events)
         if self.pending is not None and self.pending.board == board:
             return tuple(events)
+        self.unfit += 1
         self.pending = Pending(board, _standing_position(position, board, finding), finding.kind,
                                finding.seen, f"{finding.message} ({finding.kind.article})", finding.color)
         events.append(Irregularity(self.game.ply, when, finding.kind, finding.color, finding.message,
@@ -346,6 +686,7 @@ class Arbiter:
     def _resolve(self, how: str, when: float | None) -> list[Event]:
         pending = self.pending
         self.pending = None
+        self.unfit = 0
         kind = pending.kind
         events: list[Event] = []
         if kind is not None:
@@ -370,6 +711,7 @@ class Arbiter:
         if when is not None:
             self.game.times[ply] = when
         self.touched.clear()
+        self.unfit = 0
         events: list[Event] = []
         if kind is not None:
             events.append(IrregularityStands(ply, when, kind, text))
@@ -392,6 +734,7 @@ class Arbiter:
         self.over = None
         self.uncrowned = None
         self.touched.clear()
+        self.unfit = 0
         return (MoveTakenBack(self.game.ply, when, text, self.position.fen()), self._counters(when))
 
     def declare(self, result: str, termination: Termination, when: float | None = None) -> tuple[Event, ...]:
@@ -466,16 +809,28 @@ def _plain_reading(obs: Observation, base: dict[int, Piece]) -> dict[int, Piece]
 
 def _crowning_in_doubt(decision) -> tuple | None:
     """When the reading is unclear only about whether a man that reached the far row is crowned
-    yet (the same move, with and without its crown), the move without it: it is recorded, and
-    the crown is awaited (`CrownPending`).  Looking again could lose the move: the next one may
+    yet (the same move or line of moves, with and without its crown), the one without it: it is
+    recorded, and the crown is awaited (`CrownPending`).  Looking again could lose the move: the next one may
     be played before the crown is read surely, and a board two moves on may no longer tell
     where it went (a piece captured from either of two squares)."""
     a, b = decision.best, decision.runner_up
-    if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1] == ("move",)):
+    if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1]
+            and a[0] in ("move", "line")):
         return None
     if a[1] != b[1] or {len(a), len(b)} != {2, 3}:
         return None
     return a if len(a) == 3 else b
+
+
+def _as_seen(pending: Pending) -> Position | None:
+    """The board of an irregularity that cannot stand as a position, the other side to move, men
+    on the far row crowned and no counters (None if even so it is no position)."""
+    pieces = {sq: Piece(p.color, True) if sq in promotion_row(p.color is Color.WHITE) else p
+              for sq, p in pending.board.items()}
+    try:
+        return Position.setup(pieces, pending.color.other)
+    except FenError:
+        return None
 
 
 def _standing_position(position: Position, board: dict[int, Piece], finding: Finding) -> Position | None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from rules import Position
+from rules.observation import Observation, Settled, SquareReading
+from rules.piece import Piece
 
 
 def move_set(position: Position) -> set[tuple[int, int, tuple[int, ...]]]:
@@ -12,3 +16,19 @@ def move_set(position: Position) -> set[tuple[int, int, tuple[int, ...]]]:
 
 def texts(position: Position) -> set[str]:
     return {position.move_text(m) for m in position.legal_moves()}
+
+
+def settled(board: Mapping[int, Piece], confidence: float = 0.99,
+            readings: Mapping[int, SquareReading] | None = None, lifted: tuple[int, ...] = (),
+            time: float | None = None) -> Settled:
+    """A still board as a camera reads it: every square at ``confidence``, some read otherwise."""
+    obs = Observation.from_board(board, confidence, time)
+    if readings:
+        obs = obs.with_readings(readings)
+    return Settled(obs, lifted, time)
+
+
+def misread(board: Mapping[int, Piece], square: int, content: Piece | None = None,
+            confidence: float = 0.9995) -> Settled:
+    """``board`` with one square read surely as ``content`` (empty: a piece lost under a glare)."""
+    return settled(board, readings={square: SquareReading(content, confidence)})
