@@ -16,7 +16,8 @@ store.  What an arbiter would see of it is measured against the game itself:
 
 Square 46's corner is configured (as an installer sets ``board.orientation``): the random
 scenes give white the darker pieces half the time, against the "auto" convention that the
-lighter pieces are white's; ``--auto-orientation`` learns it from the start position instead.  The
+lighter pieces are white's; ``--auto-orientation`` learns it from the start position instead
+(and from White's first move, which corrects that convention where it is wrong).  The
 final position stays in view three seconds.  Examples of every difference go to the JSON's
 ``problems``.  ``--games N`` (default 8) games are
 drawn from the data (every game with kings first when ``--kings``), ``--seed S`` draws them and
@@ -152,7 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--fps", type=float, default=6.0)
     ap.add_argument("--max-plies", type=int, default=60)
     ap.add_argument("--auto-orientation", action="store_true",
-                    help="learn square 46's corner from the start position (lighter pieces white)")
+                    help="learn square 46's corner from the start position (lighter pieces white's, until "
+                         "White's first move shows otherwise)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     import numpy as np

@@ -12,6 +12,16 @@ vision on the start position (colours, orientation); the orientation is kept bes
 so that a resumed game needs no start position.  After a game ends, setting up the start position
 again starts the next game.
 
+Orientation: square 46's corner is configured (``board.orientation``), or given by markers, or
+learnt from the start position.  That looks the same turned half round with the sides swapped,
+so vision takes the lighter pieces for White's unless told otherwise.  When that convention was
+wrong, White's first move reads as a move of Black's: while no move is recorded, a settled board
+that no legal move of White explains but that one does once turned half round turns vision's
+calibration (`vision.pipeline.BoardWatcher.turn_half_round`), is judged turned, and the user is
+told once.  The convention the session learnt this way (White's pieces are the darker ones here)
+holds for its next games; square 46's corner is learnt again for each game (the players may have
+changed sides).
+
 `Companion.run` is the main loop: it notifies systemd (READY once the board is watched, WATCHDOG
 from each healthy pass of the loop, STOPPING at the end) and stops cleanly when ``stop`` is set
 (the CLI sets it on SIGTERM and SIGINT).
@@ -34,6 +44,7 @@ from device.store import GameStore, StoreSink
 from rules.arbiter import Arbiter
 from rules.events import Event, LookAgain
 from rules.game import Game
+from rules.matching import fits_a_move
 from rules.observation import Settled
 from rules.position import Position
 
@@ -48,6 +59,7 @@ CALIBRATE_RESUMED_S = 10.0
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
+_CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 
 
 class Sink(Protocol):
@@ -101,6 +113,12 @@ class Companion:
         self._retries = 0
         self.resumed = False
         self.start = start or Position.start()
+        #: The convention for the start position's orientation: White's pieces are the lighter
+        #: ones, until a game of this session shows otherwise (see the module docstring).
+        self.white_is_lighter = True
+        # the orientation rests on that convention, no move has confirmed it yet
+        self._orientation_guessed = False
+        self._saved_guess = False  # a resumed game's saved corner was such a guess
 
     # -- games ----------------------------------------------------------------------------
 
@@ -133,29 +151,40 @@ class Companion:
         from vision.pipeline import BoardWatcher, WatchConfig
 
         corner = corner if corner is not None else self.configured_corner
+        self._saved_guess = False
         if corner is None and self.resumed:
-            corner = self._saved_corner()
+            corner, guessed = self._saved_corner()
+            # a guess saved before the game's first move (the companion restarted before it)
+            self._saved_guess = guessed and self.arbiter.game.ply == 0
         self.watcher = BoardWatcher(WatchConfig(still_s=self.still_s, corner_46=corner,
+                                                white_is_lighter=self.white_is_lighter,
                                                 markers=MarkerLayout() if self.markers else None))
         # Vision calibrates on the board the game says stands there: the start position, or a
         # resumed game's or a set-up position (whose orientation it shows, unless it looks the
         # same turned half round).
         from_start = not self.resumed and self.arbiter.game.start == Position.start()
         self._calibrated = False
+        self._orientation_guessed = False  # until calibrated
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
 
-    def _saved_corner(self) -> int | None:
+    def _saved_corner(self) -> tuple[int | None, bool]:
+        """The saved corner of square 46 (None: none saved), and whether it was only the
+        convention's guess (no move had confirmed it when it was saved)."""
         try:
-            return int(json.loads(self.state_file.read_text())["corner_46"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+            saved = json.loads(self.state_file.read_text())
+            return int(saved["corner_46"]), saved.get("by_convention") is True
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None, False
 
-    def _save_corner(self, corner: int) -> None:
+    def _save_corner(self, corner: int, by_convention: bool = False) -> None:
         try:
             self.state_file.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.state_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"corner_46": corner}))
+            state: dict[str, object] = {"corner_46": corner}
+            if by_convention:
+                state["by_convention"] = True
+            tmp.write_text(json.dumps(state))
             tmp.replace(self.state_file)
         except OSError as e:
             log.warning("cannot save the board orientation in %s: %s", self.state_file, e)
@@ -209,10 +238,43 @@ class Companion:
             return
         self._calibrated = True
         corner = calibration.orientation.corner_46
-        self._save_corner(corner)
-        names = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
+        # No corner configured, saved or given by markers, and the start position: the
+        # orientation is the convention's (the watcher's corner_46 is set by any of the others).
+        self._orientation_guessed = self._saved_guess or (
+            board is None and self.watcher.config.corner_46 is None)
+        self._save_corner(corner, self._orientation_guessed)
         checked = "" if board is None else "; it shows the game's position"
-        self._note(f"Board found; square 46 is at the {names[corner]} of the picture{checked}")
+        if self._orientation_guessed:
+            checked += (f" (taking the {self._lighter_or_darker()} pieces for White's until "
+                        "White's first move shows it)")
+        self._note(f"Board found; square 46 is at the {_CORNER_NAMES[corner]} of the "
+                   f"picture{checked}")
+
+    def _lighter_or_darker(self) -> str:
+        return "lighter" if self.white_is_lighter else "darker"
+
+    def _oriented(self, settled: Settled) -> Settled:
+        """``settled`` as the game must read it: turned half round with the sides swapped, and
+        vision turned with it, when the orientation is the convention's guess, no move is
+        recorded yet in a game from the start position, and no legal move of White explains
+        the board as read but one explains it turned (White moves first, RULES.md).  Both or
+        neither explaining it tells nothing: the board goes to the arbiter as read."""
+        game = self.arbiter.game
+        if not self._orientation_guessed or game.ply != 0 or game.start != Position.start():
+            return settled
+        position = self.arbiter.position
+        turned = settled.turned()
+        if fits_a_move(settled.observation, position) \
+                or not fits_a_move(turned.observation, position):
+            return settled
+        calibration = self.watcher.turn_half_round()
+        self.white_is_lighter = not self.white_is_lighter
+        self._orientation_guessed = False
+        corner = calibration.orientation.corner_46
+        self._save_corner(corner)
+        self._note(f"White's pieces are the {self._lighter_or_darker()} ones here: square 46 is "
+                   f"at the {_CORNER_NAMES[corner]} of the picture")
+        return turned
 
     def _judge(self, settled: Settled, now: float) -> list[Event]:
         arbiter = self.arbiter
@@ -222,7 +284,7 @@ class Companion:
                 self._new_game()
                 self._new_watcher()
             return []
-        events = list(arbiter.observe(settled))
+        events = self._observe(settled)
         unclear = [e for e in events if isinstance(e, LookAgain)]
         self._confirm(unclear)
         if unclear and self._retries < LOOK_AGAIN_TIMES:
@@ -234,6 +296,16 @@ class Companion:
             self._retries = 0
             self._retry_at = None
         self._dispatch(events)
+        return events
+
+    def _observe(self, settled: Settled) -> list[Event]:
+        """The arbiter's judgement of a settled board, in the orientation the game shows
+        (`_oriented`)."""
+        events = list(self.arbiter.observe(self._oriented(settled)))
+        if self._orientation_guessed and self.arbiter.game.ply > 0:
+            # a move confirmed the convention's guess (a take-back does not undo that)
+            self._orientation_guessed = False
+            self._save_corner(self.watcher.calibration.orientation.corner_46)
         return events
 
     def _confirm(self, unclear: list[Event]) -> None:
@@ -254,7 +326,7 @@ class Companion:
                 out = list(self.arbiter.take_back(when))
             elif command == "complete" and self.watcher is not None and self._calibrated:
                 settled = self.watcher.button_pressed(when)
-                out = list(self.arbiter.observe(settled)) if settled and self.arbiter.over is None else []
+                out = self._observe(settled) if settled and self.arbiter.over is None else []
                 if settled is not None:
                     self._confirm([e for e in out if isinstance(e, LookAgain)])
             else:

@@ -30,6 +30,7 @@ from typing import Generic, Hashable, Mapping, Sequence, TypeVar
 
 from rules.observation import CONTENTS, Observation
 from rules.piece import Piece
+from rules.position import Position
 
 #: A reading at least this sure cannot be overruled by the game.
 CONFIDENT = 0.9
@@ -128,3 +129,13 @@ class Scorer:
 def changes_between(before: Mapping[int, Piece | None], after: Mapping[int, Piece | None]) -> dict[int, Piece | None]:
     """The squares whose content differs, with the content in ``after``."""
     return {sq: after.get(sq) for sq in range(1, 51) if before.get(sq) != after.get(sq)}
+
+
+def fits_a_move(observation: Observation, position: Position) -> bool:
+    """Whether the board after some legal move of ``position`` explains ``observation``: the
+    arbiter's candidates for a move, of which at least one contradicts no square the reading is
+    sure of (`Scorer.decide`; whether one is far better than the others does not matter here)."""
+    base = position.pieces()
+    candidates = [Candidate(i, changes_between(base, after.pieces()))
+                  for i, (_, after) in enumerate(position.successors())]
+    return Scorer(observation, base).decide(candidates).explained

@@ -39,6 +39,11 @@ def content_from_symbol(symbol: str) -> Piece | None:
     return None if symbol == "." else Piece.from_symbol(symbol)
 
 
+def _swapped(content: Piece | None) -> Piece | None:
+    """``content`` with the other side's colour (empty stays empty)."""
+    return None if content is None else Piece(content.color.other, content.king)
+
+
 @dataclass(frozen=True, slots=True)
 class SquareReading:
     """One square as read: ``content`` with probability ``confidence``.
@@ -99,6 +104,18 @@ class SquareReading:
     def symbol(self) -> str:
         return content_symbol(self.content)
 
+    def turned(self) -> "SquareReading":
+        """The same reading with the sides swapped (a white man read is a black man read, and so
+        on, in ``content``, ``alternative`` and ``distribution``): how the square reads when the
+        reader took the board for turned half round (`Observation.turned`)."""
+        alternative = self.alternative
+        if isinstance(alternative, Piece):
+            alternative = _swapped(alternative)
+        distribution = None if self.distribution is None else \
+            tuple(self.distribution[_INDEX[_swapped(c)]] for c in CONTENTS)
+        return SquareReading(_swapped(self.content), self.confidence, alternative, self.occluded,
+                             distribution)
+
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -147,6 +164,12 @@ class Observation:
             bad = next(c for c in symbols if c not in ".wbWB")
             raise ValueError(f"{bad!r} is not a square symbol: use . w b W B") from None
 
+    def turned(self) -> "Observation":
+        """The board turned half round with the sides swapped: square n's reading, its colours
+        swapped, on square 51 - n.  The start position looks the same either way, so a reader
+        that took the wrong of the two orientations (White's pieces for Black's) read this."""
+        return Observation(tuple(r.turned() for r in reversed(self.squares)), self.time)
+
     def with_readings(self, readings: Mapping[int, SquareReading]) -> "Observation":
         """A copy with some squares read differently."""
         squares = list(self.squares)
@@ -166,3 +189,9 @@ class Settled:
     time: float | None = None
     complete: bool = False
     frame: int | None = field(default=None, compare=False)
+
+    def turned(self) -> "Settled":
+        """The same settled board turned half round with the sides swapped (`Observation.turned`;
+        a lifted square n is 51 - n)."""
+        return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
+                       self.complete, self.frame)

@@ -6,12 +6,14 @@ colours of both square kinds and both sides' pieces, each cell's empty look, and
 Orientation: image cells (row, col), row 0 along the image-top edge of the playing area, map to
 the official squares by one of four rotations.  Square 46's corner is given by the configuration
 (an index into the image-order corners TL, TR, BR, BL), or learnt from the start position, where
-by convention the lighter pieces are white's (``white_is_lighter``).
+by convention the lighter pieces are white's (``white_is_lighter``).  The start position looks the
+same turned half round with the sides swapped, so only the game can tell the convention was wrong
+(White's first move read as Black's); `Calibration.turned` is then the right calibration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 import numpy as np
@@ -62,6 +64,11 @@ class Orientation:
         """(row + col) % 2 of the dark squares in the image grid."""
         return 1 if self.rotation in (0, 2) else 0
 
+    def turned(self) -> "Orientation":
+        """The rotation a half turn away: it puts square n where this one puts 51 - n (square
+        46's corner moved by two corners; the dark squares stay where they are)."""
+        return Orientation((self.rotation + 2) % 4)
+
 
 @dataclass(frozen=True, eq=False)
 class Calibration:
@@ -74,6 +81,41 @@ class Calibration:
     empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty (the
     # colour model's own references, `vision.colours.CellReferences`, in the calibration light)
     kings: KingCalibration | float = 0.0  # the king measurement's calibration
+
+    def turned(self) -> "Calibration":
+        """This calibration for the board turned half round with the sides swapped: the same
+        picture, read as the other of the two boards it may show (the start position looks the
+        same either way).  The orientation is turned (square n <-> 51 - n) and White's and
+        Black's colours swap in the colour model.  The board's place, a man's height, the empty
+        looks and the king calibration stay: they belong to image cells and to the pieces'
+        looks (`KingCalibration` keeps its per-colour bias by top colour, lighter first), not
+        to a side."""
+        return replace(self, orientation=self.orientation.turned(),
+                       colours=_sides_swapped(self.colours))
+
+
+#: The colour model's classes with the sides swapped: new class k is old class _SWAP[k].
+_SWAP = np.array([EMPTY, BLACK_PIECE, WHITE_PIECE])
+
+
+def _sides_swapped(colours: ColourModel) -> ColourModel:
+    """``colours`` with White's and Black's piece classes swapped, in the class colours and in
+    everything kept per class (the spreads, the floor offsets, every cell's references, their
+    extra variance and the class last known on it; ``rim_empty`` is the empty cells')."""
+
+    def per_class(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else a[_SWAP]
+
+    cells = colours.cells
+    if cells is not None:
+        last = np.where(cells.last >= 0, _SWAP[np.clip(cells.last, 0, 2)], cells.last)
+        extra = None if cells.extra_var is None else cells.extra_var[..., _SWAP, :]
+        cells = replace(cells, mean=cells.mean[..., _SWAP, :], seen=cells.seen[..., _SWAP],
+                        last=last, extra_var=extra)
+    return replace(colours, white_piece=colours.black_piece, black_piece=colours.white_piece,
+                   class_spread=per_class(colours.class_spread), cells=cells,
+                   floor_offset=per_class(colours.floor_offset),
+                   floor_spread=per_class(colours.floor_spread))
 
 
 def _fit_heights(ev: KingEvidence, pose: Pose, men: np.ndarray

@@ -537,3 +537,21 @@ class BoardWatcher:
         colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels)
         assert colours.cells is not None
         return replace(cal, colours=colours, empty_ref=colours.cells.mean[..., EMPTY, :])
+
+    def turn_half_round(self) -> Calibration:
+        """The calibration's orientation was a half turn wrong (the start position looks the same
+        turned with the sides swapped, and the ``white_is_lighter`` convention picked the wrong
+        one): read the board turned from now on (`Calibration.turned`), with the last settled
+        observation and the lifted squares being tracked turned alike, and the convention (and
+        a given square 46's corner) the other way round.  Returns the turned calibration."""
+        if self.calibration is None:
+            raise CalibrationError("no calibration to turn: calibrate on the start position first")
+        self.calibration = self.calibration.turned()
+        corner = None if self.config.corner_46 is None else self.calibration.orientation.corner_46
+        self.config = replace(self.config, white_is_lighter=not self.config.white_is_lighter,
+                              corner_46=corner)
+        if self._reference is not None:
+            self._reference = self._reference.turned()
+        self._first_empty = {51 - sq: n for sq, n in self._first_empty.items()}
+        self._empty_frames = {51 - sq: n for sq, n in self._empty_frames.items()}
+        return self.calibration

@@ -1,0 +1,196 @@
+"""Board orientation "auto" when White's pieces are the darker ones: the start position looks the
+same turned half round with the sides swapped, the convention (lighter pieces are White's) picks
+one, and White's first move shows whether it was right (device.service, vision.calibration,
+rules.observation, rules.matching)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from device.service import Companion
+from device.sources import Frame
+from device.store import GameStore
+from rules.events import Event, Irregularity
+from rules.matching import fits_a_move
+from rules.observation import CONTENTS, Observation, Settled, SquareReading
+from rules.piece import BLACK, WHITE, Piece
+from rules.position import Position
+from vision.calibration import Orientation
+from vision.pipeline import BoardWatcher, WatchConfig
+from vision.render import Camera, Style, game_frames
+from vision.sequence import GameFrame
+
+from tests.vision_helpers import moves_of
+
+START = Position.start()
+#: The first four moves of a real game (game 4 of the lidraughts file).
+OPENING = ("31-26", "20-25", "37-31", "18-22")
+CAMERA = Camera(tilt_deg=22.0, yaw_deg=-8.0, distance_mm=880.0)
+#: A set whose White pieces are the darker ones.
+DARK_WHITE = replace(Style(), white_piece=(40, 40, 45), black_piece=(215, 225, 230))
+NOTE = "White's pieces are the darker ones here"
+
+
+@pytest.fixture(scope="module")
+def dark_frames() -> list[GameFrame]:
+    return list(game_frames(START, moves_of(*OPENING), fps=6, camera=CAMERA, style=DARK_WHITE,
+                            seed=3, pause_s=1.0))
+
+
+@pytest.fixture(scope="module")
+def light_frames() -> list[GameFrame]:
+    return list(game_frames(START, moves_of(*OPENING), fps=6, camera=CAMERA, style=Style(),
+                            seed=3, pause_s=1.0))
+
+
+def watch(tmp_path: Path, frames: list[GameFrame], **kw) -> tuple[Companion, list[Event]]:
+    """A companion (orientation "auto" unless ``corner_46`` is given) fed every frame in turn."""
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  still_s=0.3, **kw)
+    c.open_game()
+    events: list[Event] = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    return c, events
+
+
+def saved(tmp_path: Path) -> dict:
+    return json.loads((tmp_path / "calibration.json").read_text())
+
+
+# -- the service -------------------------------------------------------------------------------
+
+def test_white_with_the_darker_pieces_is_found_by_its_first_move(tmp_path, dark_frames, caplog):
+    caplog.set_level(logging.INFO, logger="device.service")
+    c, events = watch(tmp_path, dark_frames)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
+    truth = dark_frames[0].corner_46
+    assert c.watcher.calibration.orientation.corner_46 == truth
+    assert saved(tmp_path) == {"corner_46": truth}
+    notes = [r.getMessage() for r in caplog.records if NOTE in r.getMessage()]
+    corner = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}[truth]
+    assert notes == [f"{NOTE}: square 46 is at the {corner} of the picture"]  # said once
+    assert c.white_is_lighter is False  # the session's next game starts from that
+
+
+def test_white_with_the_lighter_pieces_is_read_as_before(tmp_path, light_frames, caplog):
+    caplog.set_level(logging.INFO, logger="device.service")
+    c, events = watch(tmp_path, light_frames)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
+    assert saved(tmp_path) == {"corner_46": light_frames[0].corner_46}
+    assert not [r for r in caplog.records if "White's pieces are the" in r.getMessage()]
+    assert c.white_is_lighter is True
+
+
+def test_a_configured_corner_is_never_turned(tmp_path, dark_frames):
+    """The installer's corner stands even when the game disagrees: square 46 configured a half
+    turn away reads White's first move as Black's, and the arbiter says so."""
+    wrong = (dark_frames[0].corner_46 + 2) % 4
+    c, events = watch(tmp_path, dark_frames[:40], corner_46=wrong)
+    assert c.watcher.calibration.orientation.corner_46 == wrong
+    assert [e for e in events if isinstance(e, Irregularity)]
+    assert c.arbiter.game.move_texts() == []
+
+
+def test_a_guess_saved_before_the_first_move_is_still_checked_after_a_restart(tmp_path,
+                                                                             dark_frames):
+    """The companion restarted with a new game open and no move recorded: the corner saved then
+    was the convention's guess, and White's first move still corrects it."""
+    truth = dark_frames[0].corner_46
+    store = GameStore(tmp_path / "games.sqlite3")
+    store.new_game({"Event": "t"}, START.fen())
+    store.close()
+    (tmp_path / "calibration.json").write_text(
+        json.dumps({"corner_46": (truth + 2) % 4, "by_convention": True}))
+    c, events = watch(tmp_path, dark_frames)
+    assert c.resumed
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
+    assert saved(tmp_path) == {"corner_46": truth}
+
+
+# -- vision: the calibration turned ---------------------------------------------------------------
+
+def test_orientation_turned_puts_square_n_where_51_minus_n_was():
+    for k in range(4):
+        o = Orientation(k)
+        turned = o.turned()
+        assert turned.corner_46 == (o.corner_46 + 2) % 4
+        assert turned.dark_parity == o.dark_parity
+        assert turned.square_cells() == tuple(reversed(o.square_cells()))
+        assert turned.turned() == o
+
+
+def test_a_calibration_turned_reads_like_one_learnt_the_right_way_round(dark_frames):
+    """Calibrated with square 46 a half turn away, the colours are learnt with the sides swapped
+    (the lighter men stand where it puts White's): turned, it reads every square of a later
+    frame, its distribution too, as the calibration learnt the right way round does."""
+    truth = dark_frames[0].corner_46
+    right = BoardWatcher(WatchConfig(corner_46=truth))
+    right.calibrate(dark_frames[0].image)
+    wrong = BoardWatcher(WatchConfig(corner_46=(truth + 2) % 4))
+    wrong.calibrate(dark_frames[0].image)
+    later = next(f for f in dark_frames if f.ply == 3 and f.settled)
+    assert wrong.read(later.image).text() != right.read(later.image).text()
+    wrong.turn_half_round()
+    assert wrong.calibration.orientation == right.calibration.orientation
+    assert wrong.config.corner_46 == truth
+    got, want = wrong.read(later.image), right.read(later.image)
+    assert got.board() == want.board() == later.pieces
+    for a, b in zip(got.squares, want.squares):
+        assert a.content == b.content
+        assert np.allclose(a.distribution, b.distribution, atol=1e-6)
+
+
+# -- rules: an observation turned and what fits a move -------------------------------------------
+
+def test_an_observation_turned_swaps_squares_and_sides():
+    man, king = Piece(WHITE), Piece(BLACK, True)
+    dist = (0.05, 0.6, 0.1, 0.2, 0.05)  # in CONTENTS order: empty, w, W, b, B
+    obs = Observation.from_board({}).with_readings({
+        3: SquareReading(man, 0.6, Piece(BLACK), distribution=dist),
+        40: SquareReading(king, 0.97, Piece(BLACK)),
+        12: SquareReading(None, 0.5, occluded=True),
+    })
+    turned = obs.turned()
+    r = turned.reading(48)
+    assert r.content == Piece(BLACK) and r.alternative == Piece(WHITE) and r.confidence == 0.6
+    assert r.distribution == (0.05, 0.2, 0.05, 0.6, 0.1)
+    for content in CONTENTS:  # each content's probability moved to its swapped self
+        swapped = None if content is None else Piece(content.color.other, content.king)
+        assert r.probability(swapped) == obs.reading(3).probability(content)
+    assert turned.reading(11).content == Piece(WHITE, True)
+    assert turned.reading(39).occluded and turned.reading(39).content is None
+    assert turned.turned() == obs
+    assert Observation.from_board(START.pieces()).turned() == Observation.from_board(START.pieces())
+    settled = Settled(obs, lifted=(32, 3), time=1.5, complete=True)
+    assert settled.turned() == Settled(turned, lifted=(19, 48), time=1.5, complete=True)
+
+
+@pytest.mark.parametrize("board, as_read, turned", [
+    (START.pieces(), False, False),                                 # nothing moved: neither
+    (START.play(START.parse_move("32-28")).pieces(), True, False),  # White's first move
+    ({**{sq: p for sq, p in START.pieces().items() if sq != 19}, 23: Piece(BLACK)},
+     False, True),                                                  # Black's man, or White's turned
+])
+def test_a_board_fits_a_move_of_white_as_read_or_turned(board, as_read, turned):
+    obs = Observation.from_board(board, confidence=0.99)
+    assert fits_a_move(obs, START) is as_read
+    assert fits_a_move(obs.turned(), START) is turned
+
+
+def test_a_hidden_board_fits_both_ways():
+    """Squares under a hand tell nothing: such a board fits a move either way round, and so
+    tells nothing about the orientation."""
+    hidden = range(16, 36)  # the rows every first move of either side starts or ends on
+    obs = Observation.from_board(START.pieces()).with_readings(
+        {sq: SquareReading(None, 0.3, occluded=True) for sq in hidden})
+    assert fits_a_move(obs, START) and fits_a_move(obs.turned(), START)
