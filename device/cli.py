@@ -14,13 +14,16 @@ import os
 import sys
 import time
 from importlib import resources
-from typing import Sequence, TextIO
+from typing import TYPE_CHECKING, Sequence, TextIO
 
 from device.errors import DeviceError
 from rules import Color, Position
 from rules.game import Game
 from rules.perft import perft
 from rules.pdn import ReadGame, read_file, read_games, write_game
+
+if TYPE_CHECKING:
+    from device.config import Config
 
 PROG = "frisian-companion"
 
@@ -236,16 +239,27 @@ def _service_options(s: argparse.ArgumentParser) -> None:
 
 
 def _logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    """Log to stderr at ``level`` (set up once, the level changed by later calls)."""
+    logging.basicConfig(stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(getattr(logging, level.upper(), logging.INFO))
+
+
+def _config(path: str | None, level: str | None = None) -> Config:
+    """The configuration in ``path`` (the defaults without one), read with logging already on
+    so that its warnings (keys no longer used) are seen; then logging at ``level``, else the
+    configured level."""
+    from device.config import load_config
+
+    _logging("WARNING")
+    config = load_config(path)
+    _logging(level or config.logging.level)
+    return config
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from device.app import Options, build, serve
-    from device.config import load_config
 
-    config = load_config(args.config)
-    _logging(config.logging.level)
+    config = _config(args.config)
     companion = build(config, Options(source=args.source, database=args.database,
                                       speech=False if args.no_speech else None,
                                       wav_dir=args.wav_dir, mock_pins=args.mock_pins), out)
@@ -260,10 +274,8 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     import tempfile
 
     from device.app import Options, build, serve
-    from device.config import load_config
 
-    config = load_config(args.config)
-    _logging("WARNING")
+    config = _config(args.config, "WARNING")
     with tempfile.TemporaryDirectory(prefix="frisian-demo-") as tmp:
         database = args.database or os.path.join(tmp, "games.sqlite3")
         source = args.source or "render"
@@ -290,10 +302,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from device.config import load_config
     from device.store import GameStore
 
-    config = load_config(args.config)
+    config = _config(args.config, "WARNING")
     database = args.database or config.paths.database
     if not os.path.exists(database):
         raise UsageError(f"no game store at {database}: give --database or set paths.database")

@@ -6,11 +6,14 @@
 
     config.toml: pins.white_counter[2] = 40 is not a GPIO pin: use BCM numbers 2-27
 
+A key that is no longer used (`RETIRED`) is no mistake: an old file still loads, with one warning
+line (logged, as the device's other warnings are) naming the key, why, and to remove it.
+
 Sections and keys (see `config/default.toml` for what each means):
 
 - ``[camera]`` source, resolution, fps
 - ``[board]`` orientation, corners, markers
-- ``[vision]`` still_seconds, motion_threshold, min_confidence
+- ``[vision]`` still_seconds
 - ``[pins]`` white_counter, black_counter, seven_move_bar, button, long_press_seconds, active_high
 - ``[speech]`` enabled, language, announce_moves, rate, voice
 - ``[tags]`` any PDN tag (Event, Site, Round, White, Black, ...) as a string
@@ -23,6 +26,7 @@ This module reads and checks text only: it imports no hardware or imaging librar
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -38,6 +42,18 @@ ORIENTATIONS = ("auto", "top-left", "top-right", "bottom-left", "bottom-right")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 SOURCE_FORMS = "auto, picamera2, camera:N, video:PATH, folder:PATH or render"
 _TAG_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+
+#: Keys the configuration once had and reads no more, (section, key) -> why.  A file that still
+#: has one loads, with a warning line saying so.
+RETIRED = {
+    ("vision", "motion_threshold"):
+        "the motion thresholds adapt to the picture's light by themselves (vision.motion)",
+    ("vision", "min_confidence"):
+        "how sure a reading must be is part of the arbiter's rule never to guess "
+        "(rules.matching), not a setting",
+}
+
+log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------- values
@@ -99,9 +115,8 @@ class BoardConfig:
 
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
+    #: How long the board must be still (no hand over it) before its position is read.
     still_seconds: float = 0.8
-    motion_threshold: float = 6.0
-    min_confidence: float = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +192,10 @@ class _Checker:
         shown = f" = {_toml(value)}" if value is not None else ""
         return ConfigError(f"{self.where}: {key}{shown} {problem}")
 
+    def warn(self, problem: str) -> None:
+        """One warning line naming the file: something to fix that does not stop the program."""
+        log.warning("%s: %s", self.where, problem)
+
     def boolean(self, key: str, v: Any) -> bool:
         if not isinstance(v, bool):
             raise self.fail(key, v, "is not true or false: write true or false (no quotes)")
@@ -242,11 +261,13 @@ def _keys(check: _Checker, section: str, table: Any, allowed: tuple[str, ...]) -
     if not isinstance(table, dict):
         raise check.fail(section, table, f"is not a table: write it as a [{section}] section")
     for key in table:
-        if key not in allowed:
+        if (section, key) in RETIRED:
+            check.warn(f"[{section}] {key} is no longer used: {RETIRED[section, key]}; remove it")
+        elif key not in allowed:
             near = difflib.get_close_matches(key, allowed, n=1)
             hint = f"did you mean {section}.{near[0]}?" if near else f"the keys of [{section}] are {', '.join(allowed)}"
             raise ConfigError(f"{check.where}: unknown key {section}.{key}: {hint}")
-    return table
+    return {key: value for key, value in table.items() if (section, key) not in RETIRED}
 
 
 def _names(cls: type) -> tuple[str, ...]:
@@ -296,8 +317,6 @@ def _vision(check: _Checker, t: dict[str, Any], d: VisionConfig) -> VisionConfig
     t = _keys(check, "vision", t, _names(VisionConfig))
     return VisionConfig(
         still_seconds=check.number("vision.still_seconds", t["still_seconds"], 0.1, 10) if "still_seconds" in t else d.still_seconds,
-        motion_threshold=check.number("vision.motion_threshold", t["motion_threshold"], 0.1, 255) if "motion_threshold" in t else d.motion_threshold,
-        min_confidence=check.number("vision.min_confidence", t["min_confidence"], 0.5, 1) if "min_confidence" in t else d.min_confidence,
     )
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from device.config import (ConfigError, PinsConfig, SourceSpec, config_from_dict, load_config,
-                           parse_source)
+from device.config import (ConfigError, PinsConfig, SourceSpec, VisionConfig, config_from_dict,
+                           load_config, parse_source)
+from device.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "config" / "default.toml"
@@ -70,6 +72,44 @@ Annotator = "the box"
     assert cfg.tags["Event"] == "Friese kampioenschappen"
     assert cfg.tags["White"] == "J. de Vries" and cfg.tags["Annotator"] == "the box"
     assert cfg.tags["Black"] == "?"
+
+
+OLD_VISION = "[vision]\nstill_seconds = 0.5\nmotion_threshold = 6.0\nmin_confidence = 0.5\n"
+
+
+def test_keys_no_longer_used_load_with_one_warning_line_each(tmp_path, caplog):
+    """[vision] motion_threshold and min_confidence were parsed but never used: an old file
+    that has them loads (its other keys read as before), with a line for each saying to remove
+    it; the documented defaults warn of nothing."""
+    caplog.set_level(logging.WARNING, logger="device.config")
+    load_config(DEFAULT)
+    assert not caplog.records
+    path = write(tmp_path, OLD_VISION)
+    cfg = load_config(path)
+    assert cfg.vision == VisionConfig(still_seconds=0.5)
+    lines = [r.getMessage() for r in caplog.records]
+    assert [r.levelno for r in caplog.records] == [logging.WARNING] * 2
+    for key, line in zip(("motion_threshold", "min_confidence"), lines):
+        assert line.startswith(f"{path}: [vision] {key} is no longer used: ")
+        assert line.endswith("; remove it") and "\n" not in line
+    assert "light" in lines[0] and "guess" in lines[1]
+    assert not hasattr(cfg.vision, "motion_threshold") and not hasattr(cfg.vision, "min_confidence")
+
+
+def test_the_command_line_shows_the_warning_and_goes_on(tmp_path):
+    config, database = write(tmp_path, OLD_VISION), tmp_path / "games.sqlite3"
+    GameStore(database).close()
+    out = subprocess.run([sys.executable, "-m", "device.cli", "export", "--config", str(config),
+                          "--database", str(database), "--list"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.splitlines() == [
+        f"WARNING device.config: {config}: [vision] {key} is no longer used: {why}; remove it"
+        for key, why in (("motion_threshold", "the motion thresholds adapt to the picture's "
+                                              "light by themselves (vision.motion)"),
+                         ("min_confidence", "how sure a reading must be is part of the "
+                                            "arbiter's rule never to guess (rules.matching), "
+                                            "not a setting"))]
 
 
 def test_button_zero_means_no_button(tmp_path):
