@@ -74,10 +74,10 @@ RECOVERY_PLIES = 4
 #: square (`legal_lines`), so this bounds its cost too.
 RECOVERY_UNSURE = 3
 #: Recovery gives up, and records nothing, after this long.  The costliest middle game and king
-#: endgame found are searched to four plies in about 45 ms on a desktop core, some 0.2 s on a
-#: Raspberry Pi (``python -m tests.test_arbiter_recovery``); only boards with many kings able to
-#: capture take longer (the move generator follows every capture route), and there giving up is
-#: safe: the irregularity stays open.
+#: endgame found are searched to four plies in about 45 ms on a desktop core (``python -m
+#: tests.test_arbiter_recovery``; a Raspberry Pi, some 3-5 times slower, not measured yet); only
+#: boards with many kings able to capture take longer (the move generator follows every capture
+#: route), and there giving up is safe: the irregularity stays open.
 RECOVERY_SECONDS = 0.5
 #: How an open irregularity is resolved when the board went on from the recorded position.
 RECOVERED = "the board went on by legal moves: it was misread or put right"
