@@ -14,7 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from rules.arbiter import RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE, Arbiter, SureKinds, legal_lines
+from rules.arbiter import RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE, Arbiter
+from rules.lines import SureKinds, legal_lines
 from rules.events import (CrownPending, Irregularity, IrregularityKind, IrregularityResolved,
                           IrregularityStands, LookAgain, MovePlayed, ScoresheetComment, TouchMove)
 from rules.game import Game

@@ -1,0 +1,149 @@
+"""Lines of legal moves that can explain a reading of the board: the search behind the arbiter's
+recovery by legal play (`rules.arbiter.Arbiter._recover`).
+
+`legal_lines` finds every sequence of a given number of legal moves from a position whose final
+board has the kinds (empty, white, black) a reading is sure of, pruned soundly (see its
+docstring); `SureKinds` is what a reading is sure of, as bit masks in the move generator's layout.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rules import movegen
+from rules.bitboard import BIT
+from rules.matching import CONFIDENT
+from rules.observation import Observation
+from rules.piece import Color
+from rules.position import Position
+
+@dataclass(frozen=True, slots=True)
+class SureKinds:
+    """The squares read surely in kind (empty, or a piece of a colour), as bit masks in the move
+    generator's layout (`rules.bitboard`).  A board explains a reading only if it has exactly
+    these kinds there (`rules.matching`: a sure reading of another kind contradicts it); whether a
+    piece is a man or a king does not count here.  ``unsure`` is how many squares are not sure."""
+
+    white: int
+    black: int
+    empty: int
+    unsure: int
+
+    @classmethod
+    def of(cls, obs: Observation) -> "SureKinds":
+        white = black = empty = unsure = 0
+        for sq in range(1, 51):
+            r = obs.reading(sq)
+            if r.occluded or r.kind_confidence < CONFIDENT:
+                unsure += 1
+            elif r.content is None:
+                empty |= BIT[sq]
+            elif r.content.color is Color.WHITE:
+                white |= BIT[sq]
+            else:
+                black |= BIT[sq]
+        return cls(white, black, empty, unsure)
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """What `legal_lines` found: each line as its raw moves and the raw state it leaves, and how
+    many positions the search expanded (its cost); ``complete`` is False when it ran out of time
+    (then ``lines`` is empty)."""
+
+    lines: tuple[tuple[tuple[movegen.RawMove, ...], movegen.RawState], ...]
+    visited: int
+    complete: bool = True
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def legal_lines(start: Position, plies: int, sure: SureKinds,
+                moves: dict[movegen.RawState, list[movegen.RawMove]] | None = None,
+                deadline: float | None = None) -> Search:
+    """Every sequence of exactly ``plies`` legal moves from ``start`` whose final board has the
+    kinds the reading is sure of (a necessary condition for explaining it), played on from no
+    position where the game is over.
+
+    The search is pruned soundly.  A ply changes the kind of its from-square (emptied), its
+    to-square (the mover's colour) and of the squares whose pieces it captures, and of no other
+    square; captured pieces never come back.  So on a board on the way, with ``w`` of white's
+    plies and ``b`` of black's still to come:
+
+    - the squares that must become white are at most ``w`` (each is some white ply's landing),
+      and those that must become black at most ``b``;
+    - the white pieces that must go from their squares are at most ``w`` (each ply moves one
+      piece away) plus those black's plies capture, which are no more than the white pieces
+      beyond those the reading surely sees (and none when black has no ply to come); the same
+      for black.
+
+    A board with fewer pieces of a colour than the reading surely sees, or that breaks one of
+    these, cannot lead to a fit.  A position reached again with as many plies to go (a
+    transposition) is not searched again: its lines are remembered.  ``moves`` keeps the legal
+    moves of the positions expanded, for searches from the same position to share;
+    ``deadline`` (`time.monotonic`) stops the search."""
+    moves = {} if moves is None else moves
+    need_white, need_black = sure.white.bit_count(), sure.black.bit_count()
+    not_white, not_black = sure.empty | sure.black, sure.empty | sure.white
+    known: dict[tuple[movegen.RawState, int], list] = {}
+    visited = 0
+
+    def walk(state: movegen.RawState, left: int) -> list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]]:
+        nonlocal visited
+        memo = known.get((state, left))
+        if memo is not None:
+            return memo
+        visited += 1
+        found: list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]] = []
+        known[(state, left)] = found
+        white, black = state[0] | state[1], state[2] | state[3]
+        spare_white, spare_black = white.bit_count() - need_white, black.bit_count() - need_black
+        if spare_white < 0 or spare_black < 0:
+            return found
+        plies_white = (left + 1) // 2 if state[4] else left // 2
+        plies_black = left - plies_white
+        if ((sure.white & ~white).bit_count() > plies_white
+                or (sure.black & ~black).bit_count() > plies_black
+                or (not_white & white).bit_count() > plies_white + (spare_white if plies_black else 0)
+                or (not_black & black).bit_count() > plies_black + (spare_black if plies_white else 0)):
+            return found
+        if left == 0:
+            found.append(((), state))
+            return found
+        if _over(state) and (state, left) != (start._state, plies):
+            return found
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime
+        legal = moves.get(state)
+        if legal is None:
+            legal = moves[state] = movegen.legal_moves(state)
+        if left == 1:  # the last ply: the board it leaves must fit exactly
+            mine, theirs = (white, black) if state[4] else (black, white)
+            must_mine, must_theirs = (sure.white, sure.black) if state[4] else (sure.black, sure.white)
+            for raw in legal:
+                after_mine = (mine & ~(1 << raw[0])) | (1 << raw[1])
+                after_theirs = theirs & ~raw[2]
+                if not (must_mine & ~after_mine or must_theirs & ~after_theirs
+                        or sure.empty & (after_mine | after_theirs)):
+                    found.append(((raw,), movegen.apply(state, raw)))
+            return found
+        for raw in legal:
+            found.extend(((raw,) + rest, end) for rest, end in walk(movegen.apply(state, raw), left - 1))
+        return found
+
+    try:
+        return Search(tuple(walk(start._state, plies)), visited)
+    except _OutOfTime:
+        return Search((), visited, complete=False)
+
+
+def _over(state: movegen.RawState) -> bool:
+    """Whether the game is over in ``state`` by a rule that leaves legal moves (a king against a
+    king, the seven-move rule); the other ends leave none, and the search stops there by itself."""
+    wm, wk, bm, bk = state[:4]
+    if state[7] >= 7 or (not (wm | bm) and wk.bit_count() == 1 and bk.bit_count() == 1):
+        return Position(state).outcome() is not None
+    return False
