@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
 
 from rules import movegen
 from rules.errors import FenError
@@ -41,8 +40,8 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
-from rules.lines import SureKinds, legal_lines
-from rules.matching import CONFIDENT, KING_CONFIDENT, Candidate, Scorer, changes_between
+from rules.lines import Line, Root, SureKinds, legal_lines
+from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
 from rules.observation import Observation, Settled
 from rules.outcome import Outcome, Termination
@@ -81,72 +80,6 @@ RECOVERY_UNSURE = 3
 RECOVERY_SECONDS = 0.5
 #: How an open irregularity is resolved when the board went on from the recorded position.
 RECOVERED = "the board went on by legal moves: it was misread or put right"
-
-
-class Root(Enum):
-    """Where a line of legal moves found by `Arbiter._recover` starts."""
-
-    #: The recorded position: the open irregularity, if any, was misread or put right.
-    RECORDED = "recorded"
-    #: The board of the open irregular move, which stands once the opponent replied (Art. 27,
-    #: rule IV).
-    STANDS = "stands"
-    #: The board of an open irregularity that cannot stand (pieces gone, several moved), taken as
-    #: it was seen.  Such a line is never recorded: when it fits as well, the board went on from
-    #: the irregular board just as well as from the recorded position, and the arbiter cannot tell
-    #: a misreading from a real irregularity (a man taken off, then a king's move over its
-    #: square, looks like the man's move and its capture).
-    AS_SEEN = "as seen"
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """Legal moves played from ``start``, each with the position after it, from a `Root`."""
-
-    root: Root
-    start: Position
-    moves: tuple[tuple[Move, Position], ...]
-
-    @classmethod
-    def of(cls, root: Root, start: Position, raws: tuple[movegen.RawMove, ...]) -> "Line":
-        moves = []
-        position = start
-        for raw in raws:
-            after = Position(movegen.apply(position._state, raw))
-            moves.append((position._to_move(raw), after))
-            position = after
-        return cls(root, start, tuple(moves))
-
-    @property
-    def end(self) -> Position:
-        return self.moves[-1][1]
-
-    def leaves_no_trace(self) -> bool:
-        """Whether a piece of the line ends on the square it started from without having
-        captured (a king there and back): such moves leave no trace on the board, so a board
-        is no evidence that they were played (and an opponent's piece moved out of turn would
-        otherwise pass for a line with a king's round trip in it)."""
-        origin: dict[int, tuple[int, bool]] = {}  # where a moved piece stands -> (its start, captured)
-        for move, _ in self.moves:
-            start, captured = origin.pop(move.from_square, (move.from_square, False))
-            for sq in move.captured:
-                origin.pop(sq, None)
-            origin[move.to_square] = (start, captured or move.is_capture)
-        return any(sq == start and not captured for sq, (start, captured) in origin.items())
-
-    def promoted(self) -> dict[int, int]:
-        """The squares where a man of the line was crowned and still stands unmoved at the end,
-        each with the index of the move that crowned it."""
-        out: dict[int, int] = {}
-        before = self.start
-        for i, (move, after) in enumerate(self.moves):
-            out.pop(move.from_square, None)
-            for sq in move.captured:
-                out.pop(sq, None)
-            if not before.piece_at(move.from_square).king and after.piece_at(move.to_square).king:
-                out[move.to_square] = i
-            before = after
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,8 +272,7 @@ class Arbiter:
             if line.root is Root.AS_SEEN:
                 return None
             changed = next(c.changes for c in candidates if c.key == key)
-            unsure = tuple(sq for sq in sorted(changed)
-                           if obs.reading(sq).occluded or obs.reading(sq).kind_confidence < CONFIDENT)
+            unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
             if unsure:
                 return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
                                   unsure),)
@@ -510,7 +442,7 @@ class Arbiter:
         reference = self.pending.board if self.pending is not None else base
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)
-            if r.occluded or r.kind_confidence < CONFIDENT:
+            if not sure_of_kind(r):
                 return True
             seen, before = board.get(sq), base.get(sq)
             # a man read where a king stands (or the reverse) needs a surer reading

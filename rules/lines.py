@@ -1,6 +1,7 @@
 """Lines of legal moves that can explain a reading of the board: the search behind the arbiter's
 recovery by legal play (`rules.arbiter.Arbiter._recover`).
 
+A `Line` is such a sequence played out, from a `Root` (where the arbiter may take it to start).
 `legal_lines` finds every sequence of a given number of legal moves from a position whose final
 board has the kinds (empty, white, black) a reading is sure of, pruned soundly (see its
 docstring); `SureKinds` is what a reading is sure of, as bit masks in the move generator's layout.
@@ -10,13 +11,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import Enum
 
 from rules import movegen
 from rules.bitboard import BIT
-from rules.matching import CONFIDENT
+from rules.matching import sure_of_kind
+from rules.move import Move
 from rules.observation import Observation
 from rules.piece import Color
 from rules.position import Position
+
 
 @dataclass(frozen=True, slots=True)
 class SureKinds:
@@ -35,7 +39,7 @@ class SureKinds:
         white = black = empty = unsure = 0
         for sq in range(1, 51):
             r = obs.reading(sq)
-            if r.occluded or r.kind_confidence < CONFIDENT:
+            if not sure_of_kind(r):
                 unsure += 1
             elif r.content is None:
                 empty |= BIT[sq]
@@ -147,3 +151,69 @@ def _over(state: movegen.RawState) -> bool:
     if state[7] >= 7 or (not (wm | bm) and wk.bit_count() == 1 and bk.bit_count() == 1):
         return Position(state).outcome() is not None
     return False
+
+
+class Root(Enum):
+    """Where a line of legal moves found by `Arbiter._recover` starts."""
+
+    #: The recorded position: the open irregularity, if any, was misread or put right.
+    RECORDED = "recorded"
+    #: The board of the open irregular move, which stands once the opponent replied (Art. 27,
+    #: rule IV).
+    STANDS = "stands"
+    #: The board of an open irregularity that cannot stand (pieces gone, several moved), taken as
+    #: it was seen.  Such a line is never recorded: when it fits as well, the board went on from
+    #: the irregular board just as well as from the recorded position, and the arbiter cannot tell
+    #: a misreading from a real irregularity (a man taken off, then a king's move over its
+    #: square, looks like the man's move and its capture).
+    AS_SEEN = "as seen"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """Legal moves played from ``start``, each with the position after it, from a `Root`."""
+
+    root: Root
+    start: Position
+    moves: tuple[tuple[Move, Position], ...]
+
+    @classmethod
+    def of(cls, root: Root, start: Position, raws: tuple[movegen.RawMove, ...]) -> "Line":
+        moves = []
+        position = start
+        for raw in raws:
+            after = Position(movegen.apply(position._state, raw))
+            moves.append((position._to_move(raw), after))
+            position = after
+        return cls(root, start, tuple(moves))
+
+    @property
+    def end(self) -> Position:
+        return self.moves[-1][1]
+
+    def leaves_no_trace(self) -> bool:
+        """Whether a piece of the line ends on the square it started from without having
+        captured (a king there and back): such moves leave no trace on the board, so a board
+        is no evidence that they were played (and an opponent's piece moved out of turn would
+        otherwise pass for a line with a king's round trip in it)."""
+        origin: dict[int, tuple[int, bool]] = {}  # where a moved piece stands -> (its start, captured)
+        for move, _ in self.moves:
+            start, captured = origin.pop(move.from_square, (move.from_square, False))
+            for sq in move.captured:
+                origin.pop(sq, None)
+            origin[move.to_square] = (start, captured or move.is_capture)
+        return any(sq == start and not captured for sq, (start, captured) in origin.items())
+
+    def promoted(self) -> dict[int, int]:
+        """The squares where a man of the line was crowned and still stands unmoved at the end,
+        each with the index of the move that crowned it."""
+        out: dict[int, int] = {}
+        before = self.start
+        for i, (move, after) in enumerate(self.moves):
+            out.pop(move.from_square, None)
+            for sq in move.captured:
+                out.pop(sq, None)
+            if not before.piece_at(move.from_square).king and after.piece_at(move.to_square).king:
+                out[move.to_square] = i
+            before = after
+        return out

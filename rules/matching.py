@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 from typing import Generic, Hashable, Mapping, Sequence, TypeVar
 
-from rules.observation import CONTENTS, Observation
+from rules.observation import CONTENTS, Observation, SquareReading
 from rules.piece import Piece
 from rules.position import Position
 
@@ -43,6 +43,13 @@ ACCEPT_MARGIN = math.log(ACCEPT_RATIO)
 
 _INDEX = {c: i for i, c in enumerate(CONTENTS)}
 K = TypeVar("K", bound=Hashable)
+
+
+def sure_of_kind(reading: SquareReading) -> bool:
+    """Whether ``reading`` is sure of its square's kind (empty, or a piece of a colour; man or
+    king aside): not covered, and at least `CONFIDENT`.  Only such a reading can contradict a
+    board the game allows."""
+    return not reading.occluded and reading.kind_confidence >= CONFIDENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +85,7 @@ class Scorer:
         self._logp = [[0.0] * len(CONTENTS) if r.occluded else [r.log_probability(c) for c in CONTENTS]
                       for r in observation.squares]
         # sure of the kind (empty, or a piece of a colour); man or king needs `KING_CONFIDENT`
-        self._confident = [r.kind_confidence >= CONFIDENT and not r.occluded
-                           for r in observation.squares]
+        self._confident = [sure_of_kind(r) for r in observation.squares]
         self._king_sure = [r.confidence >= KING_CONFIDENT for r in observation.squares]
         self._read = [r.content for r in observation.squares]
         self.base_score = sum(self._logp[sq - 1][_INDEX[base.get(sq)]] for sq in range(1, 51))

@@ -18,15 +18,14 @@ empty in a game) tell by how much the light on each cell changed (`light_change`
 
 Glare is not a factor: a lamp's reflection adds its own (white) light to whatever lies under it,
 and washes a piece's colour out towards white as it does the square's.  The light squares under
-a glare are clipped white, so they cannot tell how strong it is; the cell's own look of a class
-it has shown can (`CellReferences.with_glare`): a dark square seen far lighter and greyer than
-its colour under the cell's light has a glare on it, and a piece that has not yet stood there
-is expected washed out by the same added light, not in its plain colour.
+a glare are clipped white, so they cannot tell how strong it is; the cell's own empty look can
+(`CellReferences.with_glare`): a dark square seen far lighter and greyer than its colour under
+the cell's light has a glare on it, and a piece that has not yet stood there is expected washed
+out by the same added light, not in its plain colour.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -41,11 +40,11 @@ L_WEIGHT = 1.0
 #: root of the luminance.
 L_OFFSET = 16.0 * 255.0 / 100.0
 
-#: Least rise (8-bit B, G and R each) of a seen class's look above its plain colour that counts
-#: as glare on the cell: the cells' own differences of paint and light stay well below it.
+#: Least rise (8-bit B, G and R each) of a dark square's empty look above its plain colour that
+#: counts as glare on the cell: the cells' own differences of paint and light stay well below it.
 GLARE_MIN = 12.0
 #: How well (8-bit B, G and R each, one standard deviation) a class's look under a glare is
-#: predicted: the glare is measured on the cell's other class, JPEG and noise blur both.
+#: predicted: the glare is measured on the cell's empty look, JPEG and noise blur both.
 GLARE_BGR = 6.0
 #: 8-bit channel value from which a look is taken as clipped white.
 _CLIPPED = 250.0
@@ -151,24 +150,22 @@ class CellReferences:
         empty look tells: a square's paint is even, while a piece's look differs from its class
         colour by its relief and gloss as much as by the light.  Cells with no such glare keep
         their references."""
-        plain = relight(np.asarray(colours, dtype=np.float64)[None, None], self.light[..., None])
-        look = lab_to_bgr(self.mean)
-        rise = look - lab_to_bgr(plain)  # (10, 10, 3 classes, 3 channels)
+        plain = lab_to_bgr(relight(np.asarray(colours, dtype=np.float64)[None, None],
+                                   self.light[..., None]))  # (10, 10, 3 classes, B G R)
+        look = lab_to_bgr(self.mean[..., EMPTY, :])
+        rise = look - plain[..., EMPTY, :]
         # a channel clipped white rose by at least what it shows: the others tell the glare
         clipped = look >= _CLIPPED
-        free = np.where(clipped, np.nan, rise)
-        some = ~clipped.all(axis=-1)
-        with np.errstate(invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low = np.where(some, np.nanmin(free, axis=-1), rise.max(axis=-1))
-            high = np.where(some, np.nanmax(free, axis=-1), rise.max(axis=-1))
+        free = ~clipped.all(axis=-1)
+        low = np.where(free, np.where(clipped, np.inf, rise).min(axis=-1), rise.max(axis=-1))
+        high = np.where(free, np.where(clipped, -np.inf, rise).max(axis=-1), rise.max(axis=-1))
         grey = (low >= GLARE_MIN) & (high - low <= 0.5 * high) & (rise.min(axis=-1) >= GLARE_MIN) \
-            & self.seen
-        glare = np.where(grey[..., EMPTY], 0.5 * (low[..., EMPTY] + high[..., EMPTY]), 0.0)
+            & self.seen[..., EMPTY]
+        glare = np.where(grey, 0.5 * (low + high), 0.0)  # (10, 10)
         unseen = ~self.seen & (glare > 0)[..., None]
         if not unseen.any():
             return self
-        bgr = np.clip(lab_to_bgr(plain) + glare[..., None, None], 0.0, 255.0)
+        bgr = np.clip(plain + glare[..., None, None], 0.0, 255.0)
         washed = bgr_to_lab(bgr)
         # known to within `GLARE_BGR` in each of B, G and R; near white, Lab's chroma moves far
         # more for that than in the plain light: the spread it makes, channel by channel

@@ -91,9 +91,11 @@ class WatchConfig:
 
 @dataclass(frozen=True, eq=False)
 class _Reading:
-    """What one reading of a frame saw: the reading view, the king evidence, the location."""
+    """What one reading of a frame saw: the reading view, the cells' class probabilities
+    (`vision.squares.classify`), the king evidence, the location."""
 
     view: BoardView
+    probs: np.ndarray
     kings: KingEvidence
     location: BoardLocation
 
@@ -236,7 +238,7 @@ class BoardWatcher:
         kings = king_evidence(view, self._pose, occupied, man_height=man_height,
                               square_px=location.square_px,
                               offset=self.calibration.kings if self.calibration else 0.0)
-        self._last_read = _Reading(view, kings, location)
+        self._last_read = _Reading(view, probs, kings, location)
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
@@ -466,7 +468,7 @@ class BoardWatcher:
         self._hand_seen = False
         self._last_busy = None
         if self.calibration is not None:
-            self._refine(seen.view, obs)
+            self._refine(seen, obs)
         self._settled = seen
         self._reference = obs
         if not emit:
@@ -508,18 +510,18 @@ class BoardWatcher:
             cal = replace(cal, man_height=kings.man_height, kings=kings)
         self.calibration = cal
 
-    def _refine(self, view: BoardView, obs: Observation) -> None:
+    def _refine(self, seen: _Reading, obs: Observation) -> None:
         """Teach the colour model what sure readings show: each sure cell's own look of what
         stands on it (learnt at once where the cell was never seen so, `ColourModel.learnt`),
         and the class colours a little.  Sure: the colours give it a probability above 0.98, it
         is the same as at the last still board (a one-off misreading must not teach the model
-        its own mistake), and it is no king (a king's top is not a man's)."""
+        its own mistake), and it is no king (a king's top is not a man's).  The probabilities
+        are the reading's own (``seen``, read with this calibration)."""
         cal = self.calibration
         assert cal is not None
         if cal.colours.cells is None:
             return
-        par = cal.orientation.dark_parity
-        probs = classify(view, cal.colours, par).p
+        probs = seen.probs
         before = self._reference
         labels = np.full((10, 10), -1)
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
@@ -528,7 +530,7 @@ class BoardWatcher:
             if probs[r, c, k] > 0.98 and (piece is None or not piece.king) \
                     and (before is None or before.reading(sq).content == piece):
                 labels[r, c] = k
-        self.calibration = self._learn(cal, view, labels)
+        self.calibration = self._learn(cal, seen.view, labels)
 
     @staticmethod
     def _learn(cal: Calibration, view: BoardView, labels: np.ndarray) -> Calibration:
