@@ -263,9 +263,10 @@ class Companion:
         if not self._orientation_guessed or game.ply != 0 or game.start != Position.start():
             return settled
         position = self.arbiter.position
+        if fits_a_move(settled.observation, position):
+            return settled
         turned = settled.turned()
-        if fits_a_move(settled.observation, position) \
-                or not fits_a_move(turned.observation, position):
+        if not fits_a_move(turned.observation, position):
             return settled
         calibration = self.watcher.turn_half_round()
         self.white_is_lighter = not self.white_is_lighter
