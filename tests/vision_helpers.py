@@ -6,8 +6,12 @@ import numpy as np
 
 from rules.move import Move
 from rules.position import Position
+from vision.kings import king_evidence
+from vision.locate import find_board
 from vision.pipeline import BoardWatcher, WatchConfig
+from vision.pose import estimate_pose
 from vision.render import Camera, Lighting, Renderer, Style
+from vision.squares import board_view
 
 
 def drawn(seed: int, game: int) -> tuple[Camera, Style, Lighting, np.random.Generator]:
@@ -44,3 +48,14 @@ def moves_of(*texts: str) -> list[Move]:
         out.append(move)
         pos = pos.play(move)
     return out
+
+
+def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
+    """Each cell's image distance (pixels) between a man's and a king's top face."""
+    cal = watcher.calibration
+    location = find_board(frame)
+    pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
+    view = board_view(frame, location, pose, cal.man_height)
+    ev = king_evidence(view, pose, np.ones((10, 10), dtype=bool), man_height=cal.man_height,
+                       square_px=location.square_px, offset=cal.kings)
+    return ev.separation

@@ -26,11 +26,13 @@ board's grid lines measured where they should be; a lens bends them and a homogr
 follow), a man's height and each piece colour's bias and noise of the measured shift (a dark piece
 on a dark square shows only a faint far rim).  A reading then weighs ``s`` against a man's and a
 king's with a Student-t likelihood (heavy tails: one odd profile never makes a certain king) of the
-colour's calibrated spread.  How far apart the two hypotheses are in image pixels decides whether
-the camera can tell at all (`KingEvidence.uncertain`, near-vertical cameras: the readings then say
-so with a king/man ``alternative``).  Without a calibration (one photo), the man's height is the
-median of the measured heights and the spread is ``noise``.  The prior (`PRIOR_KING`) is the
-reading's, not the game's: the arbiter knows where its kings are.
+colour's calibrated spread.  How far apart the two hypotheses are in image pixels decides how sure
+the reading may be: under `SURE_PX` (a camera far from the board, `KingEvidence.uncertain`, or
+the cells near its foot) a piece is never a sure man and at most a likely king
+(`UNSURE_KING_MAX`), the other always the reading's ``alternative``; under `LIKELY_PX`, or with
+the camera nearly above the board (`vision.pose.Pose.top_down`), never a king.  Without a calibration
+(one photo), the man's height is the median of the measured heights and the spread is ``noise``.
+The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows where its kings are.
 """
 
 from __future__ import annotations
@@ -66,6 +68,17 @@ _BAND_DISTINCT = 12.0
 #: can tell measure at 64% and up (the bench's 1st percentile; men's 99th: 35%).  At 0.25 it is
 #: at about 56%.
 PRIOR_KING = 0.25
+#: How far (camera pixels) a king's top must lie from a man's for the reading to be sure of
+#: either, and to read a king at all.  Measured on the kings of `bench.vision_accuracy` (seeds 0-4
+#: and 7, 2,900 pieces at 20 degrees and more), the share of men measured past half way to a king
+#: and of kings short of it: under 1.5 pixels 30% and 33% (the camera cannot tell); 1.5 to 2.5
+#: pixels 5-9% and 9-15%; from 2.5, 1-2.4% and 0.1-0.6%.
+SURE_PX = 2.5
+LIKELY_PX = 1.5
+#: The highest king probability between `LIKELY_PX` and `SURE_PX`: measured there, 64 of 66
+#: pieces given 0.5 to 0.99 were kings (the likelihood unclipped, half the pieces kings), so a
+#: king is read, but never surely; nor is a man (the floor is the prior).
+UNSURE_KING_MAX = 0.75
 #: Student-t degrees of freedom of the measured shift.
 _NU = 4.0
 #: Smallest spread (squares) of a calibrated shift: a third of a view pixel and the sub-sample
@@ -98,11 +111,14 @@ class KingEvidence:
     """Per cell ([row, col], image grid; NaN where no piece): ``height`` measured (squares),
     ``extent`` the measured top-face shift along ``u`` less the calibrated offsets (squares),
     ``per_unit`` the shift per unit of height, ``p_king`` the probability of a king, ``king`` the
-    decision; ``uncertain`` when the camera is too nearly above the board to tell
-    (``separation_px``: the image distance between a man's and a king's top at the board centre).
+    decision; ``uncertain`` when the camera is too nearly above the board, or too far from it, to
+    tell surely (``separation_px``: the image distance between a man's and a king's top at the
+    board centre, under `SURE_PX`).
     ``shift``, ``tops``, ``radius`` and ``view`` are the raw measurements `calibrate` learns from;
     ``separation`` is each cell's image distance (pixels) between a man's and a king's top: below
-    2.5 the cell's probability stays between the prior and 0.45 (the camera cannot tell there).
+    `SURE_PX` the cell's probability stays between the prior and `UNSURE_KING_MAX` (the camera is
+    at its limit there), or 0.45 under `LIKELY_PX` or with the camera nearly above the board (it
+    cannot tell).
     """
 
     height: np.ndarray
@@ -245,7 +261,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     sep_board = float(np.linalg.norm(pose.shift(centre, 2 * assumed))
                       - np.linalg.norm(pose.shift(centre, assumed)))
     sep_px = sep_board * (square_px if square_px is not None else 50.0)
-    uncertain = sep_px < 2.5
+    uncertain = sep_px < SURE_PX
     cells = np.argwhere(occupied)
     if not len(cells):
         z = np.zeros((10, 10))
@@ -306,12 +322,14 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     a = np.log(prior_king) + _t_loglik(extent, s_king, sigma)
     b = np.log(1 - prior_king) + _t_loglik(extent, s_man, sigma)
     pk = 1.0 / (1.0 + np.exp(np.clip(b - a, -50, 50)))
-    # where a king's top is less than 2.5 camera pixels from a man's (the whole board with the
-    # camera nearly above it, or the cells nearest the camera's foot) the camera cannot tell:
-    # the probability says so, neither a king nor a sure man
+    # where a king's top is less than `SURE_PX` camera pixels from a man's (the whole board
+    # with the camera far away, or the cells nearest the camera's foot) the camera is at its
+    # limit: a piece is never a sure man there, and a king only an unsure one; below
+    # `LIKELY_PX`, or with the camera nearly above the board, it cannot tell: never a king
     local_px = (s_king - s_man) * px
-    unsure = uncertain | (local_px < 2.5)
-    pk = np.where(unsure, np.clip(pk, prior_king, 0.45), pk)
+    unsure = uncertain | (local_px < SURE_PX)
+    top = np.where(pose.top_down | (local_px < LIKELY_PX), 0.45, UNSURE_KING_MAX)
+    pk = np.where(unsure, np.clip(pk, prior_king, top), pk)
     p_king = np.zeros((10, 10))
     p_king[cells[:, 0], cells[:, 1]] = pk
     maps = {}

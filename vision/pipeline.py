@@ -29,7 +29,7 @@ from rules.piece import BLACK, WHITE, Piece
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
-from vision.kings import KingCalibration, KingEvidence, king_evidence, refit
+from vision.kings import PRIOR_KING, KingCalibration, KingEvidence, king_evidence, refit
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, small_view
@@ -129,6 +129,8 @@ class BoardWatcher:
         # the last reading's view and king evidence, and the last settled one's (for `confirm`)
         self._last_read: _Reading | None = None
         self._settled: _Reading | None = None
+        # the board the game last guaranteed (the calibration's, then each `confirm`), by square
+        self._confirmed: dict[int, Piece] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None
@@ -164,6 +166,7 @@ class BoardWatcher:
                 f"the calibration frame does not show {what} ({len(wrong)} squares "
                 "differ): set up the pieces and calibrate again")
         self._reference = obs
+        self._confirmed = expected
         self._still = small_view(frame, location)
         self._prev = self._still
         return cal
@@ -239,6 +242,7 @@ class BoardWatcher:
                               square_px=location.square_px,
                               offset=self.calibration.kings if self.calibration else 0.0)
         self._last_read = _Reading(view, probs, kings, location)
+        standing = self._men_standing(orientation, probs)
         readings = []
         for (r, c) in orientation.square_cells():
             pe, pw, pb = probs[r, c]
@@ -247,6 +251,8 @@ class BoardWatcher:
             # the arbiter, which knows where kings can be, weighs it but is never overruled by
             # it (`rules.matching.KING_CONFIDENT` is above this clip).
             pk = float(np.clip(kings.p_king[r, c], 0.02, 0.98)) if occupied[r, c] else 0.1
+            if standing[r, c]:  # a man the game put here, still standing: no king by the camera
+                pk = min(pk, PRIOR_KING)
             options = [(pe, None), (pw * (1 - pk), Piece(WHITE)), (pw * pk, Piece(WHITE, True)),
                        (pb * (1 - pk), Piece(BLACK)), (pb * pk, Piece(BLACK, True))]
             total = sum(o[0] for o in options)
@@ -259,6 +265,32 @@ class BoardWatcher:
             readings.append(SquareReading(options[0][1], conf, options[1][1], occ,
                                           None if occ else dist))
         return Observation(tuple(readings), time)
+
+    def _men_standing(self, orientation: Orientation, probs: np.ndarray) -> np.ndarray:
+        """(10 x 10, image cells) where a man of the board the game last guaranteed (the
+        calibration's, or `confirm`'s) still stands as far as the colours tell, while the board
+        read (``probs``) is at most one move from it: at most one square shows a piece of a
+        colour that was not there.  A man cannot turn into a king where it stands, and no other
+        piece of its side can take its place in less than three plies (one move away, one move
+        back, each showing a piece where none was), so a king read there is the camera's
+        mistake (from far away, or near its foot, a king's top is a pixel or two from a man's).
+        A board that is no such continuation (more than one piece appeared) has none."""
+        out = np.zeros((10, 10), dtype=bool)
+        board = self._confirmed
+        if board is None:
+            return out
+        best = np.argmax(probs, axis=-1)
+        appeared = 0
+        for sq, (r, c) in enumerate(orientation.square_cells(), start=1):
+            k = best[r, c]
+            if k == EMPTY:
+                continue
+            piece = board.get(sq)
+            if piece is None or piece.color is not (WHITE if k == WHITE_PIECE else BLACK):
+                appeared += 1
+            elif not piece.king:
+                out[r, c] = True
+        return out if appeared <= 1 else np.zeros_like(out)
 
     # -- watching -------------------------------------------------------------------------
     @property
@@ -491,6 +523,7 @@ class BoardWatcher:
         nothing when the board or the camera moved since."""
         cal, seen = self.calibration, self._settled
         self._settled = None
+        self._confirmed = dict(board)
         if cal is None or seen is None or self._pose is None or seen.location is not self._location:
             return
         cells = cal.orientation.square_cells()
@@ -554,6 +587,9 @@ class BoardWatcher:
                               corner_46=corner)
         if self._reference is not None:
             self._reference = self._reference.turned()
+        if self._confirmed is not None:
+            self._confirmed = {51 - sq: Piece(p.color.other, p.king)
+                               for sq, p in self._confirmed.items()}
         self._first_empty = {51 - sq: n for sq, n in self._first_empty.items()}
         self._empty_frames = {51 - sq: n for sq, n in self._empty_frames.items()}
         return self.calibration

@@ -140,8 +140,13 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
                         + (" ..." if len(low) > 10 else ""))
     if kings.uncertain and np.any(best > 0):
-        warnings.append(f"kings cannot be told from men reliably: the camera is nearly above the "
-                        f"board ({pose.tilt_deg:.0f} deg off vertical)")
+        if pose.top_down:
+            warnings.append(f"kings cannot be told from men: the camera is nearly above the "
+                            f"board ({pose.tilt_deg:.0f} deg off vertical)")
+        else:
+            warnings.append(f"kings cannot be told from men surely: a king's top is only "
+                            f"{kings.separation_px:.1f} pixels from a man's (the camera is far "
+                            f"from the board, {location.square_px:.0f} pixels a square)")
     if fix is None and location.corners_found < 40:
         warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
                         "outline may be off")
