@@ -7,7 +7,9 @@ playing area and a one-square ring around it.  Two cheap measures:
 - *intrusion*: the share of the ring (the board's border, which nothing in a game ever changes)
   that differs from the ring of the last still board.  An arm reaching over the board must cross
   the ring, so a hand held perfectly still is still seen.  When the ring differs on all four
-  sides at once, the camera or the board has moved rather than a hand come in;
+  sides at once, the camera or the board has moved rather than a hand come in.  A piece on an
+  edge square (its side seen obliquely, its shadow) changes only the ring's inner half, next to
+  the board; an arm crosses the outer half too (``ring_outer``);
 - *covered corners*: the grid's corner points, which men never cover, differing from the still
   board (a hand held still over the middle of the board).
 
@@ -56,6 +58,7 @@ class MotionSample:
     all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
     corners_changed: int = 0  # largest blob of grid points differing from the still board
     corner_mask: np.ndarray | None = None  # (11, 11) the grid points differing (row, col)
+    ring_outer: float = 0.0  # the share of the ring's outer half (away from the board) differing
 
 
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
@@ -94,6 +97,15 @@ def _ring_mask() -> np.ndarray:
     return mask
 
 
+def _outer_mask() -> np.ndarray:
+    """The ring's outer half: farther than half the ring's width from the board."""
+    size = (10 + 2 * _RING) * MOTION_PX
+    mask = np.ones((size, size), dtype=bool)
+    half = _RING * MOTION_PX // 2
+    mask[half:size - half, half:size - half] = False
+    return mask
+
+
 def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
             config: MotionConfig) -> MotionSample:
     """Motion against ``previous`` and intrusion against the ``still`` reference view."""
@@ -104,6 +116,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     if previous is not None:
         motion = float(np.mean(_delta(view, previous)[inner] > delta))
     intrusion = 0.0
+    ring_outer = 0.0
     all_round = False
     changed = np.zeros((10, 10))
     corners_changed = 0
@@ -111,6 +124,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     if still is not None:
         diff = _delta(view, still) > delta
         intrusion = float(np.mean(diff[ring]))
+        ring_outer = float(np.mean(diff[_outer_mask()]))
         w = _RING * MOTION_PX
         sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
         all_round = all(float(np.mean(side)) > config.intrusion_share for side in sides)
@@ -126,4 +140,4 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
-                        None if moved is None else moved.astype(bool))
+                        None if moved is None else moved.astype(bool), ring_outer)

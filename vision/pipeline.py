@@ -319,13 +319,15 @@ class BoardWatcher:
                      or sample.corners_changed >= cfg.corner_points)
         if intruding and not moving:
             # A "hand" that has not moved at all for a while is part of the scene: grid corners
-            # hidden or shown by the pieces that moved (a king's side and shadow), with the ring
-            # clear, after `static_explained_s`; a piece moved onto an edge square and seen over
-            # the border ring, or corners the pieces do not explain, after longer.  It is taken
-            # as the still view.  (A hand pauses too: at the turn of a multiple capture, or
-            # holding a piece it carries; the moved pieces may then explain what it covers.)
+            # hidden or shown by the pieces that moved (a king's side and shadow), and the ring's
+            # inner half changed beside a piece moved onto or off an edge square, with nothing
+            # across the ring's outer half (an arm crosses it), after `static_explained_s`; a
+            # change of the ring or of corners the pieces do not explain, after longer.  It is
+            # taken as the still view.  (A hand pauses too: at the turn of a multiple capture,
+            # or holding a piece it carries; the moved pieces may then explain what it covers.)
             ring = sample.intrusion > cfg.intrusion_share
-            explained = not ring and self._pieces_explain(frame, sample)
+            edge = ring and sample.ring_outer <= 0.5 * cfg.intrusion_share
+            explained = (not ring or edge) and self._pieces_explain(frame, sample, edge)
             limit = (self.config.static_explained_s if explained else
                      self.config.static_hand_s if ring else self.config.static_corners_s)
             if self._static_since is None:
@@ -357,16 +359,22 @@ class BoardWatcher:
             return None
         return self._settle(frame, time, complete=False)
 
-    def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
+    def _pieces_explain(self, frame: np.ndarray, sample: MotionSample, edge: bool = False
+                        ) -> bool:
         """Whether every grid corner that differs from the still board lies where a piece that
         moved stands, or stood, in the way: a piece seen obliquely, and its shadow, reach the
-        corners of its square (a king's beyond); a hand covers others too."""
+        corners of its square (a king's beyond); a hand covers others too.  With ``edge`` (the
+        ring's inner half changed), a piece that moved must stand, or have stood, on an edge
+        square."""
         if sample.corner_mask is None or self._reference is None or self.calibration is None \
                 or self._pose is None:
             return False
         ref, now = self._reference, self.read(frame)
         moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
         if not moved:
+            return False
+        cells = self.calibration.orientation.square_cells()
+        if edge and not any(min(cells[sq - 1]) == 0 or max(cells[sq - 1]) == 9 for sq in moved):
             return False
         covered = self._covering(ref, moved) | self._covering(now, moved)
         return bool(np.all(covered | ~sample.corner_mask))
