@@ -227,6 +227,33 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
     assert hands > 20 and settled >= len(moves)
 
 
+def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
+    """A cheap camera in a dim club room: a third of the usual light and strong noise (the
+    scene of the system bench's selfplay-1 with seed 1006).  The change that counts follows the light down, and
+    the noise rose above it: every frame showed "motion", no board ever settled and a whole
+    game went unrecorded.  The change that counts stays above the picture's own noise."""
+    cam, style, light, _ = drawn(1, 6)
+    assert light.exposure < 0.5 and light.noise > 7
+    moves = moves_of("32-28", "19-23", "28x19", "14x23")
+    frames = game_frames(Position.start(), moves, fps=6, camera=cam, style=style,
+                         lighting=light, seed=1006, pause_s=1.0)
+    first = next(frames)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image)
+    boards = []
+    for f in frames:
+        s = watcher.feed(f.image, f.time)
+        if s is not None:
+            assert not f.hand, f"settled at {f.time:.1f} s while a hand was over the board"
+            boards.append(s.observation.board())
+            watcher.confirm(f.pieces)  # as the arbiter does once it accepted the board
+    expected, pos = [], Position.start()
+    for m in moves:
+        pos = pos.play(m)
+        expected.append(pos.pieces())
+    assert boards == expected
+
+
 def test_the_start_frame_is_searched_for_the_board_once(monkeypatch):
     """Calibrating found the board, and the reading of the same frame right after searched for
     it again: a second and a half here, several on a Raspberry Pi, blind at the start."""

@@ -74,6 +74,13 @@ def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.nd
 #: an average of some 30 camera pixels each, stays below it).
 _EXPOSED = 100.0
 _DIM_FLOOR = 0.35
+#: A pixel's change counts only beyond this many times the median change of the view's pixels
+#: since the previous frame (most of them unchanged: the camera's noise).  A noisy, dim picture
+#: (noise 7, a third of the light: a median change of 3, 1% of the pixels beyond 10) otherwise
+#: showed "motion" on every frame and never settled; 4 times keeps the noise well under
+#: `MotionConfig.motion_share` and, where the noise is low (a median of 1), below the light's
+#: threshold, which then stands.
+_NOISE_TIMES = 4.0
 
 
 def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
@@ -114,7 +121,9 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     delta = pixel_delta(config, still if still is not None else view)
     motion = 0.0
     if previous is not None:
-        motion = float(np.mean(_delta(view, previous)[inner] > delta))
+        change = _delta(view, previous)[inner]
+        delta = max(delta, _NOISE_TIMES * float(np.median(change)))
+        motion = float(np.mean(change > delta))
     intrusion = 0.0
     ring_outer = 0.0
     all_round = False
