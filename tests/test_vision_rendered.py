@@ -254,6 +254,43 @@ def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
     assert boards == expected
 
 
+def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
+    """A player's fingertips rest on the table at the board's far edge, too little of them over
+    the border to count as a hand, while a move settles; the hand shifts a little, and the next
+    move is made at once.  The settled reference used to keep the fingertips, so the border
+    looked covered once they shifted (where they were, and where they are), and the next move
+    waited `WatchConfig.static_hand_s` of stillness that quick play never gives."""
+    from vision.hands import Hand
+    from vision.render import Renderer
+
+    renderer = Renderer()
+    cam, style, light = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0), Style(), \
+        Lighting(noise=1.0)
+    pos = Position.start()
+    boards = [pos.pieces()]
+    for m in moves_of("32-28", "19-23"):
+        pos = pos.play(m)
+        boards.append(pos.pieces())
+    first = renderer.render(boards[0], cam, style, light, seed=1)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46, still_s=0.2))
+    watcher.calibrate(first.image)
+    rest, shifted = Hand(x_mm=435.0, y_mm=200.0, height_mm=8.0, from_deg=0.0), \
+        Hand(x_mm=435.0, y_mm=240.0, height_mm=8.0, from_deg=0.0)
+    # (time, board, hand): the first move with the fingertips resting, the hand shifting, the
+    # second move 0.6 s later (pieces shown moved: no hand over the playing area)
+    script = [(0.0, 1, rest), (1.0, 1, shifted), (1.6, 2, shifted)]
+    settled = []
+    for k in range(30):
+        t = k * 0.1
+        _, b, hand = [step for step in script if step[0] <= t + 1e-9][-1]
+        frame = renderer.render(boards[b], cam, style, light, hand=hand, seed=10 + k).image
+        s = watcher.feed(frame, t)
+        if s is not None:
+            settled.append((t, s.observation.board()))
+    assert [b for _, b in settled] == boards[1:]
+    assert settled[1][0] <= 1.6 + 0.2 + 0.2 + 1e-6  # still_s and two frames after the move
+
+
 def test_the_start_frame_is_searched_for_the_board_once(monkeypatch):
     """Calibrating found the board, and the reading of the same frame right after searched for
     it again: a second and a half here, several on a Raspberry Pi, blind at the start."""

@@ -83,6 +83,21 @@ _DIM_FLOOR = 0.35
 _NOISE_TIMES = 4.0
 
 
+def settled_view(view: np.ndarray, still: np.ndarray | None) -> np.ndarray:
+    """The still reference once the board in ``view`` has settled: the view, with the ring's
+    outer half kept from the previous ``still``.  Only the pieces change the board and the ring's
+    inner half; a fingertip or a sleeve's edge resting at the ring's far edge, too small to count
+    as a hand, would otherwise become part of the reference, and its leaving, a lasting "hand"
+    (quick play never gave the board the `WatchConfig.static_hand_s` of stillness that takes it
+    back).  A lasting change of the outer half (the light) is taken as any other."""
+    if still is None or still.shape != view.shape:
+        return view
+    out = view.copy()
+    outer = _outer_mask()
+    out[outer] = still[outer]
+    return out
+
+
 def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
     """The change of a view pixel that counts, for the light of the ``still`` view: in a dim
     picture every contrast shrinks with the light, a hand's against the border's too (at a

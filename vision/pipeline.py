@@ -32,7 +32,7 @@ from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distanc
 from vision.kings import PRIOR_KING, KingCalibration, KingEvidence, king_evidence, refit
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import MotionConfig, MotionSample, measure, small_view
+from vision.motion import MotionConfig, MotionSample, measure, settled_view, small_view
 from vision.pose import Pose, estimate_pose
 from vision.squares import (BoardView, board_view, calibration_light_tops, classify,
                             learn_colours)
@@ -503,7 +503,7 @@ class BoardWatcher:
         self._first_empty = {}
         self._empty_frames = {}
         if self._location is not None:
-            self._still = small_view(frame, self._location)
+            self._still = settled_view(small_view(frame, self._location), self._still)
         self._episode = False
         self._hand_seen = False
         self._last_busy = None
