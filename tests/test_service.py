@@ -161,7 +161,7 @@ def test_sigkill_in_the_middle_loses_no_move_and_resumes(tmp_path):
     game = real_game()
     short = Game(start=game.start)
     # 10 plies: the last, 5x25, puts a man on the edge column, over the border ring as the camera
-    # sees it; vision takes that still change as the board after `static_hand_s`
+    # sees it; vision takes that still change as the board (`WatchConfig.static_explained_s`)
     for move in game.moves[:10]:
         short.push(move)
     frames, truth = tmp_path / "frames", []

@@ -63,9 +63,11 @@ class WatchConfig:
     square 46 (None: learn it from the calibration frame); ``white_is_lighter``: the convention
     used when learning it; ``man_height``: a man's height in squares (None: measured);
     ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
-    taken as part of the board (a piece moved onto an edge square); ``static_corners_s`` the same
-    for grid corners hidden inside the board with the ring clear (a king near the edge);
-    ``static_explained_s`` the same where the pieces that moved explain every such corner;
+    taken as part of the board (a change the pieces do not explain, or across the ring's outer
+    half, where an arm crosses); ``static_corners_s`` the same for grid corners hidden inside the
+    board with the ring clear (a king near the edge); ``static_explained_s`` the same where the
+    pieces that moved explain every such corner, and any change of the ring lies in its inner half
+    beside a piece moved onto or off an edge square (its side, its shadow);
     ``lift_frames``: on how many frames under a hand a square must be seen clearly empty before
     a piece put back on it counts as lifted (touch-move, Art. 15); ``relocate_after_s``: how
     long an unexplained change of the border may last before the board
