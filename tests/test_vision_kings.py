@@ -12,6 +12,7 @@ import pytest
 from rules.piece import BLACK, WHITE, Piece
 from rules.matching import KING_CONFIDENT
 from rules.observation import Observation
+from rules.position import Position
 from vision.camera_model import Camera
 from vision.kings import LIKELY_PX, KingCalibration
 from vision.pipeline import BoardWatcher
@@ -100,7 +101,7 @@ def test_a_man_the_game_put_on_a_square_is_read_as_a_man_while_it_stands_there(r
     cam = Camera(tilt_deg=30.0, yaw_deg=0.0, distance_mm=800.0)
     style, light = Style(), Lighting(noise=1.0)
     watcher = calibrated_watcher(renderer, cam, style, light)  # the start position, guaranteed
-    start = {sq: Piece(BLACK) for sq in range(1, 21)} | {sq: Piece(WHITE) for sq in range(31, 51)}
+    start = Position.start().pieces()
     crowned = start | {33: Piece(WHITE, True)}  # the camera's mistake, made real
     r = watcher.read(renderer.render(crowned, cam, style, light, seed=41).image).reading(33)
     assert r.content == Piece(WHITE) and r.alternative == Piece(WHITE, True)

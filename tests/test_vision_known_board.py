@@ -53,17 +53,18 @@ def test_a_board_that_does_not_show_the_position_is_refused(renderer):
         watcher.calibrate(frame, board=MIDDLE)
 
 
-def test_a_king_move_settles_as_soon_as_the_hand_has_left(renderer):
-    # A king seen at 40 degrees hides grid corners beyond its square, and its shadow more: the
-    # corners that change where it left and where it landed are the pieces', not a hand's.
-    # (kings off the edge squares here: see the next test)
+def king_moves_settled(renderer, moves: list[str], tilt: float, yaw: float, seed: int):
+    """Three kings' moves from one position rendered at ``tilt`` and ``yaw`` (a strong shadow)
+    and fed to a watcher calibrated on that position, every position after them settled once:
+    (each settled board as (ply, time, settled, a hand over the board then), the time the hand
+    left the board at each ply)."""
     game = Game(start=Position.from_fen("W:WK38,K42,44:BK14,K9,19"))
-    for text in ["38-32", "9-18", "32-21"]:
+    for text in moves:
         game.push_text(text)
-    cam = Camera(tilt_deg=40.0, yaw_deg=-15.0, distance_mm=750.0)
+    cam = Camera(tilt_deg=tilt, yaw_deg=yaw, distance_mm=750.0)
     light = Lighting(shadow=0.5, light_elevation_deg=45.0)
     frames = game_frames(game.start, game, fps=10, camera=cam, style=Style(), lighting=light,
-                         seed=2, pause_s=2.0, renderer=renderer)
+                         seed=seed, pause_s=2.0, renderer=renderer)
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(still_s=0.3, corner_46=first.corner_46))
     watcher.calibrate(first.image, board=game.start.pieces())
@@ -76,10 +77,19 @@ def test_a_king_move_settles_as_soon_as_the_hand_has_left(renderer):
             hand_left[f.ply] = f.time
         s = watcher.feed(f.image, f.time)
         if s is not None:
-            settled.append((f.ply, f.time, s))
-    boards = [s.observation.board() for _, _, s in settled]
+            settled.append((f.ply, f.time, s, f.hand))
+    boards = [s.observation.board() for _, _, s, _ in settled]
     assert [b for b in boards if b] == [p.pieces() for p in game.positions[1:]]
-    for ply, t, _ in settled:
+    return settled, hand_left
+
+
+def test_a_king_move_settles_as_soon_as_the_hand_has_left(renderer):
+    # A king seen at 40 degrees hides grid corners beyond its square, and its shadow more: the
+    # corners that change where it left and where it landed are the pieces', not a hand's.
+    # (kings off the edge squares here: see the next test)
+    settled, hand_left = king_moves_settled(renderer, ["38-32", "9-18", "32-21"], 40.0, -15.0,
+                                            seed=2)
+    for ply, t, _, _ in settled:
         # settled within `WatchConfig.static_explained_s` and two frames of the hand leaving
         assert t - hand_left[ply] <= 0.4 + 0.2 + 1e-6, (ply, t, hand_left[ply])
 
@@ -91,30 +101,10 @@ def test_kings_moved_onto_and_off_edge_squares_settle_as_soon_as_the_hand_has_le
     # where an arm crossing in shows; but only the ring's inner half, beside the board: an arm
     # crosses its outer half too.  Such a board used to wait `WatchConfig.static_hand_s` (1.2 s)
     # and quick moves went by unseen.
-    game = Game(start=Position.from_fen("W:WK38,K42,44:BK14,K9,19"))
-    for text in ["38-49", "14-5", "49-27"]:
-        game.push_text(text)
-    cam = Camera(tilt_deg=tilt, yaw_deg=yaw, distance_mm=750.0)
-    light = Lighting(shadow=0.5, light_elevation_deg=45.0)
-    frames = game_frames(game.start, game, fps=10, camera=cam, style=Style(), lighting=light,
-                         seed=3, pause_s=2.0, renderer=renderer)
-    first = next(frames)
-    watcher = BoardWatcher(WatchConfig(still_s=0.3, corner_46=first.corner_46))
-    watcher.calibrate(first.image, board=game.start.pieces())
-    settled, hand_left = [], {}
-    last_hand = None
-    for f in frames:
-        if f.hand:
-            last_hand = f.time
-        elif last_hand is not None and f.ply not in hand_left:
-            hand_left[f.ply] = f.time
-        s = watcher.feed(f.image, f.time)
-        if s is not None:
-            assert not f.hand, f"settled under a hand at {f.time:.1f} s"
-            settled.append((f.ply, f.time, s))
-    boards = [s.observation.board() for _, _, s in settled]
-    assert [b for b in boards if b] == [p.pieces() for p in game.positions[1:]]
-    for ply, t, _ in settled:
+    settled, hand_left = king_moves_settled(renderer, ["38-49", "14-5", "49-27"], tilt, yaw,
+                                            seed=3)
+    for ply, t, _, hand in settled:
+        assert not hand, f"settled under a hand at {t:.1f} s"
         # `WatchConfig.static_explained_s` after the arm has left the ring too, a few frames
         # after the hand has left the board
         assert t - hand_left[ply] <= 1.0, (ply, t, hand_left[ply])

@@ -12,7 +12,7 @@ from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from vision.render import Camera, Lighting, Style, game_frames, render
 
-from tests.vision_helpers import corner_error_squares, drawn, moves_of
+from tests.vision_helpers import boards_after, corner_error_squares, drawn, moves_of
 
 
 
@@ -229,9 +229,10 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
 
 def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
     """A cheap camera in a dim club room: a third of the usual light and strong noise (the
-    scene of the system bench's selfplay-1 with seed 1006).  The change that counts follows the light down, and
-    the noise rose above it: every frame showed "motion", no board ever settled and a whole
-    game went unrecorded.  The change that counts stays above the picture's own noise."""
+    scene of the system bench's selfplay-1 with seed 1006).  The change that counts follows the
+    light down, and the noise rose above it: every frame showed "motion", no board ever settled
+    and a whole game went unrecorded.  The change that counts stays above the picture's own
+    noise."""
     cam, style, light, _ = drawn(1, 6)
     assert light.exposure < 0.5 and light.noise > 7
     moves = moves_of("32-28", "19-23", "28x19", "14x23")
@@ -247,11 +248,7 @@ def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
             assert not f.hand, f"settled at {f.time:.1f} s while a hand was over the board"
             boards.append(s.observation.board())
             watcher.confirm(f.pieces)  # as the arbiter does once it accepted the board
-    expected, pos = [], Position.start()
-    for m in moves:
-        pos = pos.play(m)
-        expected.append(pos.pieces())
-    assert boards == expected
+    assert boards == boards_after(moves)
 
 
 def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
@@ -264,18 +261,14 @@ def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
     from vision.render import Renderer
 
     renderer = Renderer()
-    cam, style, light = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0), Style(), \
-        Lighting(noise=1.0)
-    pos = Position.start()
-    boards = [pos.pieces()]
-    for m in moves_of("32-28", "19-23"):
-        pos = pos.play(m)
-        boards.append(pos.pieces())
+    cam = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0)
+    style, light = Style(), Lighting(noise=1.0)
+    boards = [Position.start().pieces(), *boards_after(moves_of("32-28", "19-23"))]
     first = renderer.render(boards[0], cam, style, light, seed=1)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46, still_s=0.2))
     watcher.calibrate(first.image)
-    rest, shifted = Hand(x_mm=435.0, y_mm=200.0, height_mm=8.0, from_deg=0.0), \
-        Hand(x_mm=435.0, y_mm=240.0, height_mm=8.0, from_deg=0.0)
+    rest = Hand(x_mm=435.0, y_mm=200.0, height_mm=8.0, from_deg=0.0)
+    shifted = Hand(x_mm=435.0, y_mm=240.0, height_mm=8.0, from_deg=0.0)
     # (time, board, hand): the first move with the fingertips resting, the hand shifting, the
     # second move 0.6 s later (pieces shown moved: no hand over the playing area)
     script = [(0.0, 1, rest), (1.0, 1, shifted), (1.6, 2, shifted)]

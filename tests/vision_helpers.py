@@ -50,6 +50,15 @@ def moves_of(*texts: str) -> list[Move]:
     return out
 
 
+def boards_after(moves: list[Move], start: Position | None = None) -> list[dict]:
+    """The pieces after each of ``moves`` from ``start`` (the start position by default)."""
+    pos, out = start or Position.start(), []
+    for move in moves:
+        pos = pos.play(move)
+        out.append(pos.pieces())
+    return out
+
+
 def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
     """Each cell's image distance (pixels) between a man's and a king's top face."""
     cal = watcher.calibration

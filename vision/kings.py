@@ -30,8 +30,9 @@ colour's calibrated spread.  How far apart the two hypotheses are in image pixel
 the reading may be: under `SURE_PX` (a camera far from the board, `KingEvidence.uncertain`, or
 the cells near its foot) a piece is never a sure man and at most a likely king
 (`UNSURE_KING_MAX`), the other always the reading's ``alternative``; under `LIKELY_PX`, or with
-the camera nearly above the board (`vision.pose.Pose.top_down`), never a king.  Without a calibration
-(one photo), the man's height is the median of the measured heights and the spread is ``noise``.
+the camera nearly above the board (`vision.pose.Pose.top_down`), never a king
+(`CANNOT_TELL_MAX`).  Without a calibration (one photo), the man's height is the median of the
+measured heights and the spread is ``noise``.
 The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows where its kings are.
 """
 
@@ -79,6 +80,9 @@ LIKELY_PX = 1.5
 #: pieces given 0.5 to 0.99 were kings (the likelihood unclipped, half the pieces kings), so a
 #: king is read, but never surely; nor is a man (the floor is the prior).
 UNSURE_KING_MAX = 0.75
+#: The highest king probability where the camera cannot tell (under `LIKELY_PX`, or nearly above
+#: the board): the reading stays a man, the king its alternative.
+CANNOT_TELL_MAX = 0.45
 #: Student-t degrees of freedom of the measured shift.
 _NU = 4.0
 #: Smallest spread (squares) of a calibrated shift: a third of a view pixel and the sub-sample
@@ -117,8 +121,8 @@ class KingEvidence:
     ``shift``, ``tops``, ``radius`` and ``view`` are the raw measurements `calibrate` learns from;
     ``separation`` is each cell's image distance (pixels) between a man's and a king's top: below
     `SURE_PX` the cell's probability stays between the prior and `UNSURE_KING_MAX` (the camera is
-    at its limit there), or 0.45 under `LIKELY_PX` or with the camera nearly above the board (it
-    cannot tell).
+    at its limit there), or `CANNOT_TELL_MAX` under `LIKELY_PX` or with the camera nearly above
+    the board (it cannot tell).
     """
 
     height: np.ndarray
@@ -328,7 +332,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     # `LIKELY_PX`, or with the camera nearly above the board, it cannot tell: never a king
     local_px = (s_king - s_man) * px
     unsure = uncertain | (local_px < SURE_PX)
-    top = np.where(pose.top_down | (local_px < LIKELY_PX), 0.45, UNSURE_KING_MAX)
+    top = np.where(pose.top_down | (local_px < LIKELY_PX), CANNOT_TELL_MAX, UNSURE_KING_MAX)
     pk = np.where(unsure, np.clip(pk, prior_king, top), pk)
     p_king = np.zeros((10, 10))
     p_king[cells[:, 0], cells[:, 1]] = pk

@@ -20,6 +20,7 @@ moved and nothing intrudes for ``still_s`` seconds, the board is settled.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -111,20 +112,26 @@ def _delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(a - b).max(axis=-1)
 
 
+@cache
 def _ring_mask() -> np.ndarray:
+    """The ring around the playing area (built once: read only)."""
     size = (10 + 2 * _RING) * MOTION_PX
     mask = np.ones((size, size), dtype=bool)
     a, b = _RING * MOTION_PX + 1, (10 + _RING) * MOTION_PX - 1
     mask[a:b, a:b] = False
+    mask.flags.writeable = False
     return mask
 
 
+@cache
 def _outer_mask() -> np.ndarray:
-    """The ring's outer half: farther than half the ring's width from the board."""
+    """The ring's outer half: farther than half the ring's width from the board (built once:
+    read only)."""
     size = (10 + 2 * _RING) * MOTION_PX
     mask = np.ones((size, size), dtype=bool)
     half = _RING * MOTION_PX // 2
     mask[half:size - half, half:size - half] = False
+    mask.flags.writeable = False
     return mask
 
 
