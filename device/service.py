@@ -249,6 +249,11 @@ class Companion:
                         "White's first move shows it)")
         self._note(f"Board found; square 46 is at the {_CORNER_NAMES[corner]} of the "
                    f"picture{checked}")
+        limit = self.watcher.king_limits()
+        if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
+            log.warning("camera placement: %s", limit)
+            if self.view is not None:
+                self.view.note(f"Camera placement: {limit}")
 
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"

@@ -270,6 +270,23 @@ def test_a_man_crowned_in_a_quick_reply_and_not_yet_crowned_art_8():
     assert arb.uncrowned is None
 
 
+def test_a_king_taking_a_captured_mans_square_in_a_quick_reply_and_read_as_a_man_art_22():
+    # Black's 22x33 takes the white man on 28 and White's king moves in at once, 46-28, before
+    # the board was seen still.  The camera remembers a white man on 28 and, seeing a white
+    # piece there, reads it as a man, with the prior's king probability (vision.pipeline: the
+    # game's men still standing); unsure of man or king, the reading never overrules the game,
+    # so both moves are recorded (Art. 22), no irregularity.
+    start = Position.from_fen("B:WK46,28,49:B22,5")
+    arb = Arbiter(Game(start=start))
+    later = start.play_text("22x33").play_text("46-28").pieces()
+    as_a_man = SquareReading(WM, 0.75, Piece(WHITE, True),
+                             distribution=(0.0, 0.75, 0.25, 0.0, 0.0))
+    events = arb.observe(settled(later, readings={28: as_a_man}))
+    assert texts(events) == ["22x33", "46-28"]
+    assert not of(events, Irregularity)
+    assert arb.position.piece_at(28) == Piece(WHITE, True)
+
+
 # -- bounded cost ----------------------------------------------------------------------------------
 
 #: The costliest middle game found: real lidraughts positions with two men of each side made

@@ -4,6 +4,7 @@ as a process (killed with SIGKILL and restarted; bad configuration, video and ca
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from device.render_source import RenderedSource
 from device.service import Companion
 from device.speech import Announcer, open_speech
 from device.store import GameStore
+from device.terminal import TerminalView
 from rules.events import Irregularity, IrregularityKind, IrregularityStands
 from rules.game import Game
 from rules.move import Move
@@ -53,6 +55,25 @@ def test_a_rendered_real_game_gives_exactly_its_pdn(tmp_path):
     [read] = list(read_games(c.pdn()))
     assert read.problem is None and read.game.move_texts() == game.move_texts()
     assert read.game.tags["Event"] == "test"
+
+
+@pytest.mark.parametrize("seed, warned", [(2, True), (4, False)])
+def test_finding_the_board_says_where_the_camera_cannot_tell_kings(tmp_path, seed, warned):
+    """A camera 17 degrees off vertical (seed 2) sees the squares nearest it too steeply to tell
+    a king from a man surely: the terminal and the log say so, with the fix, once the board is
+    found.  One tilted 34 degrees (seed 4) gets no such word."""
+    out = io.StringIO()
+    c = companion(tmp_path, RenderedSource(real_game(), fps=6, seed=seed),
+                  view=TerminalView(out, io.StringIO()))
+    c.run(threading.Event(), max_frames=12)
+    text = out.getvalue()
+    assert "Board found" in text
+    said = [line for line in text.splitlines() if "Camera placement" in line]
+    if warned:
+        assert len(said) == 1 and "kings cannot be told from men surely" in said[0]
+        assert "tilt the camera further" in said[0]
+    else:
+        assert not said, said
 
 
 def test_king_counters_drive_the_leds_and_a_blocked_king_blinks_art_17(tmp_path):

@@ -6,6 +6,8 @@ instead of guessing."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from rules.matching import KING_CONFIDENT
 from rules.observation import Observation
 from rules.position import Position
 from vision.camera_model import Camera
-from vision.kings import LIKELY_PX, KingCalibration
+from vision.kings import LIKELY_PX, SURE_PX, KingCalibration
 from vision.pipeline import BoardWatcher
 from vision.read import read_image
 from vision.render import Lighting, Renderer, Style
@@ -161,6 +163,32 @@ def test_one_photo_says_why_kings_cannot_be_told_surely(renderer, tilt, dist, sa
     frame = renderer.render(POSITIONS[0], cam, Style(), Lighting(noise=1.0), seed=5).image
     warnings = [w for w in read_image(frame).warnings if w.startswith("kings cannot be told")]
     assert len(warnings) == 1 and says in warnings[0], warnings
+
+
+def test_calibrating_names_the_squares_where_kings_cannot_be_told_surely(renderer):
+    """At 22 degrees the squares nearest the camera's foot see the board more steeply: a king's
+    top lies under `SURE_PX` pixels from a man's there.  The calibrated watcher names exactly
+    those squares (the service says so when the board is found), and kings standing on them
+    read unsure, the man their alternative; tilted 35 degrees, it names none."""
+    style, light = Style(), Lighting(noise=1.0)
+    cam = Camera(tilt_deg=22.0, yaw_deg=0.0, distance_mm=700.0)
+    watcher = calibrated_watcher(renderer, cam, style, light)
+    limit = watcher.king_limits()
+    assert limit is not None and "nearest the camera" in limit and "tilt the camera" in limit
+    named = {int(s) for s in re.search(r"camera \(([\d, ]+)\)", limit).group(1).split(", ")}
+    empty = renderer.render({}, cam, style, light, seed=1).image
+    sep, cells = separation(watcher, empty), watcher.calibration.orientation.square_cells()
+    assert named == {sq for sq in range(1, 51) if sep[cells[sq - 1]] < SURE_PX}
+    assert 2 <= len(named) <= 10
+    kings = {sq: Piece(WHITE if sq % 2 else BLACK, True) for sq in named}
+    obs = watcher.read(renderer.render(kings, cam, style, light, seed=2).image)
+    for sq, king in kings.items():
+        r = obs.reading(sq)
+        assert r.content is not None and r.content.color is king.color
+        assert r.confidence < 0.8 and {r.content, r.alternative} == {king, Piece(king.color)}
+
+    level = Camera(tilt_deg=35.0, yaw_deg=30.0, distance_mm=700.0)
+    assert calibrated_watcher(renderer, level, style, light).king_limits() is None
 
 
 def test_a_camera_nearly_above_the_board_says_it_cannot_tell(renderer):

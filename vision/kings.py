@@ -146,6 +146,45 @@ def _shift_of(h: float | np.ndarray, per_unit: np.ndarray, height: float) -> np.
     return h * per_unit * height / np.maximum(height - h, 1e-3)
 
 
+def separation_px(pose: Pose, points: np.ndarray, man_height: float, square_px: float
+                  ) -> np.ndarray:
+    """Camera pixels between a man's and a king's top at board ``points`` (N x 2, squares of
+    the image grid): ``|shift(2h)| - |shift(h)|``, which grows with the distance from the
+    camera's foot, scaled by the pixels a square spans."""
+    rho = np.linalg.norm(np.asarray(points, np.float64).reshape(-1, 2) - pose.foot[None, :], axis=1)
+    per_unit = rho / max(pose.height, 1e-6)
+    return (_shift_of(2 * man_height, per_unit, pose.height)
+            - _shift_of(man_height, per_unit, pose.height)) * square_px
+
+
+def limit_warning(pose: Pose, man_height: float, square_px: float, points: np.ndarray,
+                  names: list[str]) -> str | None:
+    """Why kings cannot be told from men surely from where the camera stands, with the fix, or
+    None where it can tell them everywhere: nearly above the board (never, `CANNOT_TELL_MAX`);
+    a king's top under `SURE_PX` pixels from a man's at the board's centre (the camera far from
+    the board, or little tilted); or under it on the squares ``names`` (their centres
+    ``points``, N x 2) nearest the camera's foot, where readings stay unsure (`UNSURE_KING_MAX`).
+    """
+    if pose.top_down:
+        return (f"kings cannot be told from men: the camera is nearly above the board "
+                f"({pose.tilt_deg:.0f} deg off vertical); tilt it 20 to 45 degrees")
+    centre = float(separation_px(pose, np.array([[5.0, 5.0]]), man_height, square_px)[0])
+    if centre < SURE_PX:
+        why = (f"the camera is far from the board, {square_px:.0f} pixels a square); bring it "
+               "closer" if pose.tilt_deg >= 20.0 else
+               f"the camera is only {pose.tilt_deg:.0f} deg off vertical, {square_px:.0f} pixels "
+               "a square); tilt it further, 20 to 45 degrees, or bring it closer")
+        return (f"kings cannot be told from men surely: a king's top is only {centre:.1f} pixels "
+                f"from a man's ({why}")
+    near = [name for name, sep in zip(names, separation_px(pose, points, man_height, square_px))
+            if sep < SURE_PX]
+    if not near:
+        return None
+    return (f"kings cannot be told from men surely on {len(near)} square(s) nearest the camera "
+            f"({', '.join(near[:10])}{' ...' if len(near) > 10 else ''}): a king's top is under "
+            f"{SURE_PX:g} pixels from a man's there; tilt the camera further or bring it closer")
+
+
 def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: float) -> np.ndarray:
     """Invert |shift(h)| = h * rho / (H - h) for h, rho = the point's horizontal distance from
     the camera's foot (``per_unit`` = rho / H ~ |shift| per unit height for small h)."""
@@ -261,10 +300,8 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     if cal is not None and man_height is None:
         man_height = cal.man_height
     assumed = MAN_HEIGHT if man_height is None else man_height
-    centre = np.array([[5.0, 5.0]])
-    sep_board = float(np.linalg.norm(pose.shift(centre, 2 * assumed))
-                      - np.linalg.norm(pose.shift(centre, assumed)))
-    sep_px = sep_board * (square_px if square_px is not None else 50.0)
+    sep_px = float(separation_px(pose, np.array([[5.0, 5.0]]), assumed,
+                                 square_px if square_px is not None else 50.0)[0])
     uncertain = sep_px < SURE_PX
     cells = np.argwhere(occupied)
     if not len(cells):

@@ -29,12 +29,13 @@ from rules.piece import BLACK, WHITE, Piece
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
-from vision.kings import PRIOR_KING, KingCalibration, KingEvidence, king_evidence, refit
+from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_evidence, limit_warning,
+                          refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, settled_view, small_view
 from vision.pose import Pose, estimate_pose
-from vision.squares import (BoardView, board_view, calibration_light_tops, classify,
+from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
                             learn_colours)
 
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
@@ -173,6 +174,18 @@ class BoardWatcher:
         self._prev = self._still
         return cal
 
+    def king_limits(self) -> str | None:
+        """Why kings cannot be told from men surely from where the camera stands, with the fix
+        (`vision.kings.limit_warning`, naming the squares nearest the camera's foot where the
+        readings stay unsure); None where they can be told on every square, or uncalibrated."""
+        if self.calibration is None or self._pose is None or self._location is None:
+            return None
+        cells = self.calibration.orientation.square_cells()
+        man = self.calibration.man_height or MAN_HEIGHT
+        return limit_warning(self._pose, man, self._location.square_px,
+                             np.array([(c + 0.5, r + 0.5) for r, c in cells]),
+                             [str(sq) for sq in range(1, 51)])
+
     # -- reading --------------------------------------------------------------------------
     def _ensure_location(self, frame: np.ndarray) -> BoardLocation:
         size = (frame.shape[1], frame.shape[0])
@@ -272,11 +285,16 @@ class BoardWatcher:
         """(10 x 10, image cells) where a man of the board the game last guaranteed (the
         calibration's, or `confirm`'s) still stands as far as the colours tell, while the board
         read (``probs``) is at most one move from it: at most one square shows a piece of a
-        colour that was not there.  A man cannot turn into a king where it stands, and no other
-        piece of its side can take its place in less than three plies (one move away, one move
-        back, each showing a piece where none was), so a king read there is the camera's
+        colour that was not there.  A man cannot turn into a king where it stands (Art. 8: it is
+        crowned by ending a move on the far row), so a king read there is mostly the camera's
         mistake (from far away, or near its foot, a king's top is a pixel or two from a man's).
-        A board that is no such continuation (more than one piece appeared) has none."""
+        A king of its side can take the square only once the man has gone: moving away and back
+        (three plies, two squares showing a piece where none was), or captured, with the king
+        moving in on the next ply (two plies seen as one board: one piece appears).  That last
+        case passes this test, so the cap is the prior, not zero: the reading stays an unsure
+        man, which never overrules the arbiter (`rules.matching.KING_CONFIDENT`), and the legal
+        line with the king there is still taken.  A board that is no such continuation (more
+        than one piece appeared) has none."""
         out = np.zeros((10, 10), dtype=bool)
         board = self._confirmed
         if board is None:

@@ -20,11 +20,11 @@ import cv2
 import numpy as np
 
 from vision.colours import brighten
-from vision.kings import KingEvidence, king_evidence
+from vision.kings import KingEvidence, king_evidence, limit_warning
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.pose import estimate_pose
-from vision.squares import BoardView, board_view, classify, learn_colours
+from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours
 
 log = logging.getLogger(__name__)
 
@@ -139,14 +139,12 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         cells = ", ".join(f"({r},{c})" for r, c in low[:10])
         warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
                         + (" ..." if len(low) > 10 else ""))
-    if kings.uncertain and np.any(best > 0):
-        if pose.top_down:
-            warnings.append(f"kings cannot be told from men: the camera is nearly above the "
-                            f"board ({pose.tilt_deg:.0f} deg off vertical)")
-        else:
-            warnings.append(f"kings cannot be told from men surely: a king's top is only "
-                            f"{kings.separation_px:.1f} pixels from a man's (the camera is far "
-                            f"from the board, {location.square_px:.0f} pixels a square)")
+    pieces = [(r, c) for r in range(10) for c in range(10) if best[r, c]]
+    limit = limit_warning(pose, MAN_HEIGHT, location.square_px,
+                          np.array([(c + 0.5, r + 0.5) for r, c in pieces]).reshape(-1, 2),
+                          [f"({r},{c})" for r, c in pieces]) if pieces else None
+    if limit:
+        warnings.append(limit)
     if fix is None and location.corners_found < 40:
         warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
                         "outline may be off")
