@@ -20,7 +20,7 @@ import numpy as np
 
 from rules.piece import BLACK, WHITE, Piece
 from rules.squares import column, row
-from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel
+from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance, relight
 from vision.kings import KingCalibration, KingEvidence, calibrate, king_evidence
 from vision.locate import BoardLocation, find_board
 from vision.pose import Pose, estimate_pose
@@ -133,11 +133,35 @@ def _learn_board(view: BoardView, orientation: Orientation, board: Mapping[int, 
                  ) -> tuple[ColourModel, list[tuple[int, int]]]:
     """The colour model of a view of ``board`` in ``orientation``, and the cells that do not
     look like what the board puts there (`learn_references`)."""
+    return learn_references(view, _layout(orientation, board), orientation.dark_parity)
+
+
+def _layout(orientation: Orientation, board: Mapping[int, Piece]) -> np.ndarray:
+    """(10, 10) class per image cell (`EMPTY`, `WHITE_PIECE`, `BLACK_PIECE`) of ``board``."""
     cells = orientation.square_cells()
     layout = np.full((10, 10), EMPTY)
     for sq, piece in board.items():
         layout[cells[sq - 1]] = WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
-    return learn_references(view, layout, orientation.dark_parity)
+    return layout
+
+
+#: The most one cell adds to `_misfit` (weighted Lab): a glare or a shadow on one square does
+#: not outweigh the board.
+_MISFIT_CAP = 40.0
+
+
+def _misfit(view: BoardView, orientation: Orientation, board: Mapping[int, Piece],
+            model: ColourModel) -> float:
+    """How far the dark cells' tops lie from the colour of what ``board`` puts on each in
+    ``orientation`` (the class colour under the cell's light), each capped at `_MISFIT_CAP`,
+    summed.  With few pieces, the class colours learnt in the wrong one of the two rotations come
+    from empty squares and every cell reads as its class (no odd cells), but the pieces stand
+    where that rotation expects empty squares: far from the empty colour."""
+    assert model.cells is not None
+    classes = np.array([model.dark_square, model.white_piece, model.black_piece], dtype=np.float64)
+    expected = relight(classes[_layout(orientation, board)], model.cells.light)
+    dark = view.parity == orientation.dark_parity
+    return float(np.minimum(distance(view.top, expected), _MISFIT_CAP)[dark].sum())
 
 
 def start_board() -> dict[int, Piece]:
@@ -181,7 +205,8 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
         # The two rotations that fit the dark squares differ by a half turn.  A board that looks
         # the same turned (the start position) only swaps the sides: the convention (the
         # lighter side is white's, or the darker) picks one, unless only the other fits.  Any
-        # other board fits one rotation better.
+        # other board fits one rotation better: the one whose class colours lie nearer the
+        # squares' looks (`_misfit`; with few pieces both rotations have no odd cells).
         symmetric = _turned(board) == board
         fits = []
         for k in range(4):
@@ -190,7 +215,8 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                 colours, odd = _learn_board(view, o, board)
                 lighter = colours.white_piece[0] > colours.black_piece[0]
                 against = symmetric and lighter != white_is_lighter
-                fits.append((len(odd) > 3, against, len(odd), k, colours, odd))
+                fits.append((len(odd) > 3, against, _misfit(view, o, board, colours), k,
+                             colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)
     if len(odd) > 3:
