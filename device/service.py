@@ -251,9 +251,7 @@ class Companion:
                    f"picture{checked}")
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
-            log.warning("camera placement: %s", limit)
-            if self.view is not None:
-                self.view.note(f"Camera placement: {limit}")
+            self._note(f"Camera placement: {limit}", logging.WARNING)
 
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"
@@ -367,8 +365,8 @@ class Companion:
             if self.view is not None:
                 self.view.on_event(event, said)
 
-    def _note(self, text: str) -> None:
-        log.info("%s", text)
+    def _note(self, text: str, level: int = logging.INFO) -> None:
+        log.log(level, "%s", text)
         if self.view is not None:
             self.view.note(text)
 

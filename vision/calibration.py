@@ -129,13 +129,6 @@ def _fit_heights(ev: KingEvidence, pose: Pose, men: np.ndarray
     return kings.man_height, kings
 
 
-def _learn_board(view: BoardView, orientation: Orientation, board: Mapping[int, Piece]
-                 ) -> tuple[ColourModel, list[tuple[int, int]]]:
-    """The colour model of a view of ``board`` in ``orientation``, and the cells that do not
-    look like what the board puts there (`learn_references`)."""
-    return learn_references(view, _layout(orientation, board), orientation.dark_parity)
-
-
 def _layout(orientation: Orientation, board: Mapping[int, Piece]) -> np.ndarray:
     """(10, 10) class per image cell (`EMPTY`, `WHITE_PIECE`, `BLACK_PIECE`) of ``board``."""
     cells = orientation.square_cells()
@@ -150,17 +143,16 @@ def _layout(orientation: Orientation, board: Mapping[int, Piece]) -> np.ndarray:
 _MISFIT_CAP = 40.0
 
 
-def _misfit(view: BoardView, orientation: Orientation, board: Mapping[int, Piece],
-            model: ColourModel) -> float:
-    """How far the dark cells' tops lie from the colour of what ``board`` puts on each in
-    ``orientation`` (the class colour under the cell's light), each capped at `_MISFIT_CAP`,
-    summed.  With few pieces, the class colours learnt in the wrong one of the two rotations come
-    from empty squares and every cell reads as its class (no odd cells), but the pieces stand
-    where that rotation expects empty squares: far from the empty colour."""
+def _misfit(view: BoardView, layout: np.ndarray, dark_parity: int, model: ColourModel) -> float:
+    """How far the dark cells' tops lie from the colour of their class in ``layout`` (the class
+    colour under the cell's light), each capped at `_MISFIT_CAP`, summed.  With few pieces, the
+    class colours learnt in the wrong one of the two rotations come from empty squares and every
+    cell reads as its class (no odd cells), but the pieces stand where that rotation expects
+    empty squares: far from the empty colour."""
     assert model.cells is not None
     classes = np.array([model.dark_square, model.white_piece, model.black_piece], dtype=np.float64)
-    expected = relight(classes[_layout(orientation, board)], model.cells.light)
-    dark = view.parity == orientation.dark_parity
+    expected = relight(classes[layout], model.cells.light)
+    dark = view.parity == dark_parity
     return float(np.minimum(distance(view.top, expected), _MISFIT_CAP)[dark].sum())
 
 
@@ -200,7 +192,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
                 "corner must be a dark square's")
-        colours, odd = _learn_board(view, orientation, board)
+        colours, odd = learn_references(view, _layout(orientation, board), dark_parity)
     else:
         # The two rotations that fit the dark squares differ by a half turn.  A board that looks
         # the same turned (the start position) only swaps the sides: the convention (the
@@ -212,10 +204,11 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
         for k in range(4):
             o = Orientation(k)
             if o.dark_parity == dark_parity:
-                colours, odd = _learn_board(view, o, board)
+                layout = _layout(o, board)
+                colours, odd = learn_references(view, layout, dark_parity)
                 lighter = colours.white_piece[0] > colours.black_piece[0]
                 against = symmetric and lighter != white_is_lighter
-                fits.append((len(odd) > 3, against, _misfit(view, o, board, colours), k,
+                fits.append((len(odd) > 3, against, _misfit(view, layout, dark_parity, colours), k,
                              colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)

@@ -38,7 +38,7 @@ The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows whe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -157,27 +157,28 @@ def separation_px(pose: Pose, points: np.ndarray, man_height: float, square_px: 
             - _shift_of(man_height, per_unit, pose.height)) * square_px
 
 
-def limit_warning(pose: Pose, man_height: float, square_px: float, points: np.ndarray,
-                  names: list[str]) -> str | None:
+def limit_warning(pose: Pose, man_height: float, square_px: float,
+                  cells: Sequence[tuple[int, int]], names: Sequence[str]) -> str | None:
     """Why kings cannot be told from men surely from where the camera stands, with the fix, or
     None where it can tell them everywhere: nearly above the board (never, `CANNOT_TELL_MAX`);
     a king's top under `SURE_PX` pixels from a man's at the board's centre (the camera far from
-    the board, or little tilted); or under it on the squares ``names`` (their centres
-    ``points``, N x 2) nearest the camera's foot, where readings stay unsure (`UNSURE_KING_MAX`).
-    """
+    the board, or little tilted); or under it on those of the image ``cells`` ([row, col], named
+    ``names``) nearest the camera's foot, where readings stay unsure (`UNSURE_KING_MAX`)."""
     if pose.top_down:
         return (f"kings cannot be told from men: the camera is nearly above the board "
                 f"({pose.tilt_deg:.0f} deg off vertical); tilt it 20 to 45 degrees")
     centre = float(separation_px(pose, np.array([[5.0, 5.0]]), man_height, square_px)[0])
     if centre < SURE_PX:
-        why = (f"the camera is far from the board, {square_px:.0f} pixels a square); bring it "
-               "closer" if pose.tilt_deg >= 20.0 else
-               f"the camera is only {pose.tilt_deg:.0f} deg off vertical, {square_px:.0f} pixels "
-               "a square); tilt it further, 20 to 45 degrees, or bring it closer")
+        if pose.tilt_deg >= 20.0:
+            where, fix = "the camera is far from the board", "bring it closer"
+        else:
+            where = f"the camera is only {pose.tilt_deg:.0f} deg off vertical"
+            fix = "tilt it further, 20 to 45 degrees, or bring it closer"
         return (f"kings cannot be told from men surely: a king's top is only {centre:.1f} pixels "
-                f"from a man's ({why}")
-    near = [name for name, sep in zip(names, separation_px(pose, points, man_height, square_px))
-            if sep < SURE_PX]
+                f"from a man's ({where}, {square_px:.0f} pixels a square); {fix}")
+    centres = np.array([(c + 0.5, r + 0.5) for r, c in cells]).reshape(-1, 2)
+    seps = separation_px(pose, centres, man_height, square_px)
+    near = [name for name, sep in zip(names, seps) if sep < SURE_PX]
     if not near:
         return None
     return (f"kings cannot be told from men surely on {len(near)} square(s) nearest the camera "

@@ -180,10 +180,9 @@ class BoardWatcher:
         readings stay unsure); None where they can be told on every square, or uncalibrated."""
         if self.calibration is None or self._pose is None or self._location is None:
             return None
-        cells = self.calibration.orientation.square_cells()
         man = self.calibration.man_height or MAN_HEIGHT
         return limit_warning(self._pose, man, self._location.square_px,
-                             np.array([(c + 0.5, r + 0.5) for r, c in cells]),
+                             self.calibration.orientation.square_cells(),
                              [str(sq) for sq in range(1, 51)])
 
     # -- reading --------------------------------------------------------------------------

@@ -140,8 +140,7 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
                         + (" ..." if len(low) > 10 else ""))
     pieces = [(r, c) for r in range(10) for c in range(10) if best[r, c]]
-    limit = limit_warning(pose, MAN_HEIGHT, location.square_px,
-                          np.array([(c + 0.5, r + 0.5) for r, c in pieces]).reshape(-1, 2),
+    limit = limit_warning(pose, MAN_HEIGHT, location.square_px, pieces,
                           [f"({r},{c})" for r, c in pieces]) if pieces else None
     if limit:
         warnings.append(limit)
