@@ -67,7 +67,7 @@ class _SceneSource(RenderedSource):
 
     def open(self) -> None:
         import numpy as np
-        from vision.render import Camera, Lighting, Style, game_frames
+        from renderer.render import Camera, Lighting, Style, game_frames
 
         rng = np.random.default_rng(self.seed)
         self.camera = Camera.random(rng)

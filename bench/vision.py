@@ -37,7 +37,7 @@ def main() -> None:
     from vision.motion import MotionConfig, measure, small_view
     from vision.pipeline import BoardWatcher, WatchConfig
     from vision.pose import estimate_pose
-    from vision.render import Camera, Lighting, Style, game_frames, render
+    from renderer.render import Camera, Lighting, Style, game_frames, render
     from vision.squares import board_view, classify
 
     rng = np.random.default_rng(11)

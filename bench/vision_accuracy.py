@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     from rules.position import Position
     from vision.pipeline import BoardWatcher, CalibrationError, WatchConfig
     from vision.locate import BoardNotFound
-    from vision.render import Camera, Lighting, Renderer, Style, game_frames
+    from renderer.render import Camera, Lighting, Renderer, Style, game_frames
 
     totals = dict(frames=0, settled=0, settled_with_hand=0, squares=0, squares_wrong=0,
                   squares_wrong_sure=0,

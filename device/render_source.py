@@ -1,7 +1,7 @@
 """A frame source that replays a game through the renderer: the demo's camera and the tests'.
 
 `RenderedSource` draws the bundled demo game (or any PDN game) as camera frames, with hands
-reaching in, lifting, capturing and crowning, and pauses between moves (`vision.render`).  It is a
+reaching in, lifting, capturing and crowning, and pauses between moves (`renderer.render`).  It is a
 recording, not a live camera: every frame is handed over in order, and frame times are the game
 clock of the rendering (seconds since the first frame).
 """
@@ -66,7 +66,7 @@ class RenderedSource:
 
     def open(self) -> None:
         from vision.markers import MarkerLayout
-        from vision.render import Camera, Lighting, Style, game_frames
+        from renderer.render import Camera, Lighting, Style, game_frames
 
         rng = np.random.default_rng(self.seed)
         layout = MarkerLayout() if self.markers else None

@@ -1,4 +1,4 @@
-"""The renderer (vision.render, vision.sequence): pictures whose truth the vision tests rely on."""
+"""The renderer (renderer.render, renderer.sequence): pictures whose truth the vision tests rely on."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rules.pdn import read_games
 from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
 from rules.squares import column, row
-from vision.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style, game_frames,
+from renderer.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style, game_frames,
                            render)
 
 MAN_W, MAN_B = Piece(WHITE), Piece(BLACK)

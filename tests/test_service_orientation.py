@@ -23,8 +23,8 @@ from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
 from vision.calibration import Orientation
 from vision.pipeline import BoardWatcher, WatchConfig
-from vision.render import Camera, Style, game_frames
-from vision.sequence import GameFrame
+from renderer.render import Camera, Style, game_frames
+from renderer.sequence import GameFrame
 
 from tests.vision_helpers import moves_of
 

@@ -11,7 +11,7 @@ from rules.position import Position
 from vision.calibration import CalibrationError
 from vision.pipeline import BoardWatcher, WatchConfig
 from tests.vision_helpers import calibrated_watcher
-from vision.render import Camera, Lighting, Renderer, Style
+from renderer.render import Camera, Lighting, Renderer, Style
 
 #: Green men on green dark squares (the darker side), purple-red men for the other side.
 GREEN_ON_GREEN = Style(light_square=(199, 242, 255), dark_square=(50, 118, 49),

@@ -15,11 +15,11 @@ from rules.piece import BLACK, WHITE, Piece
 from rules.matching import KING_CONFIDENT
 from rules.observation import Observation
 from rules.position import Position
-from vision.camera_model import Camera
+from renderer.camera_model import Camera
 from vision.kings import LIKELY_PX, SURE_PX, KingCalibration
 from vision.pipeline import BoardWatcher
 from vision.read import read_image
-from vision.render import Lighting, Renderer, Style
+from renderer.render import Lighting, Renderer, Style
 
 from tests.vision_helpers import calibrated_watcher, drawn, separation
 

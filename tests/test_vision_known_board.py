@@ -11,7 +11,7 @@ from rules.position import Position
 from vision.calibration import CalibrationError
 from vision.kings import KingCalibration
 from vision.pipeline import BoardWatcher, WatchConfig
-from vision.render import Camera, Lighting, Renderer, Style, game_frames
+from renderer.render import Camera, Lighting, Renderer, Style, game_frames
 
 #: A middle game with kings of both sides (asymmetric: it shows its own orientation).
 MIDDLE = {**{sq: Piece(BLACK) for sq in (2, 7, 8, 12, 13, 17, 19, 23, 24)},

@@ -12,7 +12,7 @@ import pytest
 from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
 from vision.kings import SURE_PX
-from vision.render import Renderer
+from renderer.render import Renderer
 from tests.vision_helpers import calibrated_watcher, drawn, separation
 
 

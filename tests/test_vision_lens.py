@@ -9,7 +9,7 @@ import pytest
 from rules.position import Position
 from vision.lens import Lens
 from vision.locate import find_board
-from vision.render import Camera, Lighting, Style, render
+from renderer.render import Camera, Lighting, Style, render
 
 from tests.vision_helpers import corner_error_squares
 

@@ -21,12 +21,12 @@ from device.service import Companion
 from device.sources import Frame
 from device.store import GameStore
 from rules.position import Position
-from vision.camera_model import SQUARE_MM, fits
+from renderer.camera_model import SQUARE_MM, fits
 from vision.markers import (ArucoApi, MarkerLayout, detect_markers, find_markers, marker_bits,
                             marker_sheet, write_sheet)
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.read import format_text, read_image
-from vision.render import Camera, Hand, Lighting, Renderer, Style, game_frames
+from renderer.render import Camera, Hand, Lighting, Renderer, Style, game_frames
 
 from tests.vision_helpers import corner_error_squares
 

@@ -125,7 +125,7 @@ def test_a_lone_piece_of_one_side_keeps_its_colour():
     """Eleven men of one side and one of the other (an endgame): the lone piece is a side, not
     an odd cell to be set aside when the colours are learnt from the photo."""
     from rules.piece import BLACK, WHITE, Piece
-    from vision.render import Camera, Lighting, Style, render
+    from renderer.render import Camera, Lighting, Style, render
 
     pieces = {sq: Piece(WHITE) for sq in (31, 32, 33, 34, 36, 37, 38, 40, 41, 45, 47)}
     pieces[19] = Piece(BLACK)

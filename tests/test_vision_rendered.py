@@ -10,7 +10,7 @@ from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
 from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
-from vision.render import Camera, Lighting, Style, game_frames, render
+from renderer.render import Camera, Lighting, Style, game_frames, render
 
 from tests.vision_helpers import boards_after, corner_error_squares, drawn, moves_of
 
@@ -257,8 +257,8 @@ def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
     move is made at once.  The settled reference used to keep the fingertips, so the border
     looked covered once they shifted (where they were, and where they are), and the next move
     waited `WatchConfig.static_hand_s` of stillness that quick play never gives."""
-    from vision.hands import Hand
-    from vision.render import Renderer
+    from renderer.hands import Hand
+    from renderer.render import Renderer
 
     renderer = Renderer()
     cam = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0)

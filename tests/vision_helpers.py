@@ -10,7 +10,7 @@ from vision.kings import king_evidence
 from vision.locate import find_board
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.pose import estimate_pose
-from vision.render import Camera, Lighting, Renderer, Style
+from renderer.render import Camera, Lighting, Renderer, Style
 from vision.squares import board_view
 
 

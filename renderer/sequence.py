@@ -26,9 +26,9 @@ from rules.move import Move
 from rules.piece import Color, Piece
 from rules.position import Position
 from rules.squares import column, row
-from vision.camera_model import SQUARE_MM, Camera, CameraModel
-from vision.hands import SKIN_TONES, SLEEVES, Hand
-from vision.render import Lighting, Rendered, Renderer, Style
+from renderer.camera_model import SQUARE_MM, Camera, CameraModel
+from renderer.hands import SKIN_TONES, SLEEVES, Hand
+from renderer.render import Lighting, Rendered, Renderer, Style
 
 
 @dataclass(frozen=True, eq=False)

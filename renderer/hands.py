@@ -1,6 +1,6 @@
 """Hands and arms reaching over the board, for the renderer.
 
-A `Hand` is placed in board coordinates (see `vision.camera_model`): its fingertips point at
+A `Hand` is placed in board coordinates (see `renderer.camera_model`): its fingertips point at
 ``(x_mm, y_mm)`` at ``height_mm`` above the board, and the arm runs back towards ``from_deg`` (the
 direction, in the board's plane, from the fingertips to the shoulder; 90 = from white's side,
 -90 = from black's side), rising as it goes, so that it leaves the picture at an image edge.
@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from rules.piece import Piece
-from vision.camera_model import CameraModel
-from vision.scene import BGR, Light, Style, draw_piece
+from renderer.camera_model import CameraModel
+from renderer.scene import BGR, Light, Style, draw_piece
 
 SKIN_TONES: tuple[BGR, ...] = (
     (150, 175, 225), (120, 150, 205), (95, 125, 180), (70, 95, 145), (50, 70, 110), (165, 190, 235),

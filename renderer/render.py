@@ -2,10 +2,10 @@
 
 ``render(pieces, camera, style, lighting, hand, seed)`` returns a `Rendered`: a 1280x960 BGR
 picture and its truth (where the board's corners are, what stands where, which squares a hand
-covers, how to project board points into the picture).  `game_frames` (in `vision.sequence`,
+covers, how to project board points into the picture).  `game_frames` (in `renderer.sequence`,
 re-exported here) turns a game into a sequence of such frames with hands making the moves.
 
-Conventions (details in `vision.camera_model`):
+Conventions (details in `renderer.camera_model`):
 
 - board coordinates are millimetres, origin at the outer corner of the playing area beside
   square 1 (row 0, column 0), ``x`` along the columns, ``y`` along the rows towards white, ``h``
@@ -33,10 +33,10 @@ import numpy as np
 
 from rules.piece import Piece
 from rules.squares import column, row, square_at
-from vision.camera_model import (BOARD_CORNERS_MM, CORNER_46, SQUARE_MM, Camera, CameraModel,
+from renderer.camera_model import (BOARD_CORNERS_MM, CORNER_46, SQUARE_MM, Camera, CameraModel,
                                  order_image_corners)
-from vision.hands import Hand, draw_hand, hand_shadow_mask
-from vision.scene import (TEXTURE_PX_PER_MM, Cell, Light, Style, board_texture, draw_piece_shadows,
+from renderer.hands import Hand, draw_hand, hand_shadow_mask
+from renderer.scene import (TEXTURE_PX_PER_MM, Cell, Light, Style, board_texture, draw_piece_shadows,
                           draw_pieces, texture_origin_mm)
 
 __all__ = ["Camera", "Style", "Lighting", "Hand", "Rendered", "Renderer", "render",
@@ -412,8 +412,8 @@ def render(pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(),
 
 
 def __getattr__(name: str) -> Any:
-    # game_frames and GameFrame live in vision.sequence, which imports this module.
+    # game_frames and GameFrame live in renderer.sequence, which imports this module.
     if name in ("game_frames", "GameFrame"):
-        from vision import sequence
+        from renderer import sequence
         return getattr(sequence, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,7 @@
 - `Style`: the colours (BGR) and sizes of the board, its border, the table and both sides'
   pieces.
 - `board_texture`: a top-down picture of table, border and squares in board millimetres (see
-  `vision.camera_model` for the coordinates), which the renderer maps into the camera image.
+  `renderer.camera_model` for the coordinates), which the renderer maps into the camera image.
 - `draw_pieces` / `draw_piece_shadows`: men and kings as 3-D cylinders drawn straight into the
   (distorted) camera image, far to near, and their soft shadows.
 
@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from rules.piece import Color, Piece
-from vision.camera_model import BOARD_MM, SQUARE_MM, CameraModel
+from renderer.camera_model import BOARD_MM, SQUARE_MM, CameraModel
 from vision.markers import MarkerLayout, marker_bits
 
 BGR = tuple[int, int, int]
