@@ -58,25 +58,40 @@ def _games() -> dict:
 
 class _SceneSource(RenderedSource):
     """The game's frames under a random scene: camera pose and lens, board and piece colours,
-    light, camera shake and hovering hands (`device.render_source.RenderedSource` draws a club
-    room; its reading, with the final position kept in view, is the same)."""
+    light (three in ten rooms dim, exposure 0.6-0.75, besides `Lighting.random`'s dark ones),
+    a real camera (`renderer.sensor.CameraBehaviour.random`: shake, drift, noise, focus, JPEG;
+    ``still_camera`` turns it off), camera bumps and hovering hands
+    (`device.render_source.RenderedSource` draws a club room; its reading, with the final
+    position kept in view, is the same)."""
 
-    def __init__(self, game, seed: int, fps: float) -> None:
-        super().__init__(game, fps=fps, seed=seed, pause_s=1.0, tail_s=_TAIL_S)
+    def __init__(self, game, seed: int, fps: float, still_camera: bool = False) -> None:
+        from renderer.sensor import CameraBehaviour
+
+        super().__init__(game, fps=fps, seed=seed, pause_s=1.0, tail_s=_TAIL_S,
+                         behaviour=CameraBehaviour.still() if still_camera else None)
         self.name = f"game rendered with seed {seed}"
 
     def open(self) -> None:
+        from dataclasses import replace
+
         import numpy as np
         from renderer.render import Camera, Lighting, Style, game_frames
 
         rng = np.random.default_rng(self.seed)
         self.camera = Camera.random(rng)
         self.style = Style.random(rng)
-        self.lighting = Lighting.random(rng)
-        self._tail = 0
+        lighting = Lighting.random(rng)
+        if lighting.exposure >= 0.75 and rng.random() < 0.3:
+            lighting = replace(lighting, exposure=float(rng.uniform(0.6, 0.75)))
+        self.behaviour = self.camera_behaviour()
+        if not self.behaviour.is_still:
+            # the camera makes its own noise and JPEG (a defocused lens stays: its blur folds in)
+            lighting = replace(lighting, noise=0.0, jpeg_quality=None)
+        self.lighting = lighting
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=self.camera,
                                    style=self.style, lighting=self.lighting, seed=self.seed,
-                                   pause_s=self.pause_s, jitter=0.3, touches=0.3)
+                                   pause_s=self.pause_s, jitter=0.3, touches=0.3,
+                                   behaviour=self.behaviour, end_s=self.pause_s + self.tail_s)
 
 
 def _cut(game, max_plies: int):

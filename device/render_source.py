@@ -1,16 +1,19 @@
 """A frame source that replays a game through the renderer: the demo's camera and the tests'.
 
 `RenderedSource` draws the bundled demo game (or any PDN game) as camera frames, with hands
-reaching in, lifting, capturing and crowning, and pauses between moves (`renderer.render`).  It is a
-recording, not a live camera: every frame is handed over in order, and frame times are the game
-clock of the rendering (seconds since the first frame).
+reaching in, lifting, capturing and crowning, and pauses between moves (`renderer.render`), seen
+through a camera that behaves like a real one (`renderer.sensor`).  It is a recording, not a live
+camera: every frame is handed over in order, and frame times are the game clock of the rendering
+(seconds since the first frame).  The players sit ``tail_s`` over the final position: the board
+stays in view, the camera still running.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from importlib import resources
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -18,6 +21,9 @@ from device.errors import SourceError
 from device.sources import Frame
 from rules.game import Game
 from rules.pdn import read_file, read_games
+
+if TYPE_CHECKING:
+    from renderer.sensor import CameraBehaviour
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +49,21 @@ def load_game(pdn: str | None = None, index: int = 0) -> Game:
 
 class RenderedSource:
     """Rendered camera frames of ``game`` (see the module docstring).  ``seed`` picks the camera
-    pose, board style and light; ``fps`` the frame rate of the rendering; ``markers`` lays the
-    four ArUco markers of `vision.markers` beside the board's corners."""
+    pose, board style and light (a third of the rooms dim, exposure 0.6-0.75) and the camera's
+    behaviour; ``fps`` the frame rate of the rendering; ``markers`` lays the four ArUco markers
+    of `vision.markers` beside the board's corners.
+
+    ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
+    shake, drift, noise growing in dim light, focus breathing, JPEG); None draws a real camera
+    at random from ``seed``, `CameraBehaviour.still()` turns it all off.  ``realistic=False``
+    gives the clean world: even light and, unless ``behaviour`` is given, a still camera.
+    After `open`, ``behaviour`` and ``lighting`` say what was drawn."""
 
     live = False
 
     def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 1.5,
                  max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 4.0,
-                 markers: bool = False) -> None:
+                 markers: bool = False, behaviour: CameraBehaviour | None = None) -> None:
         self.game = game
         self.fps = fps
         self.seed = seed
@@ -59,7 +72,9 @@ class RenderedSource:
         self.realistic = realistic
         self.tail_s = tail_s
         self.markers = markers
-        self._tail = 0
+        self._behaviour = behaviour
+        self.behaviour: CameraBehaviour | None = None
+        self.lighting = None
         self.name = f"rendered frames of {game.tags.get('Event', 'a game')}"
         self._frames: Iterator | None = None
         self.truth = None  # the last frame's GameFrame (pieces, hand, ply), for tests and views
@@ -73,27 +88,41 @@ class RenderedSource:
         # with markers, a pose that keeps them in the picture too
         reach = {} if layout is None else {"border_mm": max(30.0, layout.reach * 40.0)}
         camera = Camera.random(rng, max_tilt_deg=self.max_tilt_deg, min_tilt_deg=10.0, **reach)
-        # a club room: light falling off across the board, a little sensor noise and blur, JPEG
-        lighting = (Lighting(gradient=0.25, gradient_deg=float(rng.uniform(0, 360)), vignette=0.15,
-                             shadow=0.35, noise=2.0, blur=0.6, jpeg_quality=85)
-                    if self.realistic else Lighting())
-        self._tail = 0
+        self.behaviour = self.camera_behaviour()
+        # a club room: light falling off across the board, a third of the rooms dim; the
+        # camera's noise, blur and JPEG are its behaviour's (a still camera gets a little of each)
+        lighting = Lighting()
+        if self.realistic:
+            lighting = Lighting(gradient=0.25, gradient_deg=float(rng.uniform(0, 360)), vignette=0.15,
+                                shadow=0.35)
+            if rng.random() < 1 / 3:
+                lighting = replace(lighting, exposure=float(rng.uniform(0.6, 0.75)))
+            if self.behaviour.is_still:
+                lighting = replace(lighting, noise=2.0, blur=0.6, jpeg_quality=85)
+        self.lighting = lighting
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=camera,
                                    style=Style(markers=layout),
                                    lighting=lighting, seed=self.seed,
-                                   pause_s=self.pause_s)
+                                   pause_s=self.pause_s, behaviour=self.behaviour,
+                                   end_s=self.pause_s + self.tail_s)
+
+    def camera_behaviour(self) -> CameraBehaviour:
+        """The camera's behaviour: the one given, else a still camera for the clean world, else
+        a real camera drawn from the seed."""
+        from renderer.sensor import CameraBehaviour
+
+        if self._behaviour is not None:
+            return self._behaviour
+        if not self.realistic:
+            return CameraBehaviour.still()
+        return CameraBehaviour.random(np.random.default_rng([self.seed, 0xCA3E7A]))
 
     def read(self) -> Frame | None:
         if self._frames is None:
             raise SourceError(f"{self.name}: read before open")
         frame = next(self._frames, None)
         if frame is None:
-            # the players sit a while over the final position: the board stays in view
-            last = self.truth
-            if last is None or self._tail >= int(self.tail_s * self.fps):
-                return None
-            self._tail += 1
-            return Frame(last.image, last.time + self._tail / self.fps, last.index + self._tail)
+            return None
         self.truth = frame
         return Frame(frame.image, frame.time, frame.index)
 

@@ -6,11 +6,14 @@ piece; the piece lifted (gone from its square, held in the hand), carried along 
 down; captured pieces taken off one by one by the same hand; a man reaching the far row crowned
 (the hand fetches a second man and stacks it); the arm leaving; the board still again.  Sometimes
 (``touches``) the hand first hovers over another piece without moving it, sometimes
-(``put_backs``) it lifts another piece and puts it back, and sometimes (``jitter``) the camera shakes a little while the board is still.
+(``put_backs``) it lifts another piece and puts it back, and sometimes (``jitter``) the camera
+is bumped a little while the board is still.  Every frame then goes through the camera's own
+behaviour (``behaviour``, `renderer.sensor`): sub-pixel shake and roll, exposure and
+white-balance drift, sensor noise that grows in dim light, focus breathing and JPEG.
 
 Each frame carries its truth: the pieces on the board, whether a hand is over the board, the
 squares lifted so far in the current move, whether the board is settled, and the camera and
-corners (which change slightly while the camera shakes).  Timing is randomised per move from
+corners (moved with the camera's shake and bumps).  Timing is randomised per move from
 ``seed``; the same arguments always give the same frames.
 """
 
@@ -29,6 +32,7 @@ from rules.squares import column, row
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand
 from renderer.render import Lighting, Rendered, Renderer, Style
+from renderer.sensor import CameraBehaviour, apply_affine
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +46,10 @@ class GameFrame:
     board has been unchanged with no hand in the picture for this frame and the one before;
     ``shaking``: the camera is jittered in this frame (``camera`` and ``corners`` say where it
     is); ``phase``: what the hand is doing (still, hover, reach, grab, carry, place, take,
-    crown, leave).
+    crown, leave); ``affine`` (2 x 3): where the camera's own shake moved the scene's pixels in
+    this frame (`renderer.sensor`; ``corners``, ``board_corners`` and ``rendered.corners``
+    already include it, `project` applies it to board points); ``rendered``: the scene's
+    picture and truth, its image the frame's ``image``.
     """
 
     image: np.ndarray
@@ -62,6 +69,11 @@ class GameFrame:
     move: Move | None
     shaking: bool
     rendered: Rendered
+    affine: np.ndarray
+
+    def project(self, points: object) -> np.ndarray:
+        """Pixels (N x 2) in this frame's ``image`` of board points (x, y) or (x, y, h) in mm."""
+        return apply_affine(self.affine, self.rendered.project(points))
 
 
 @dataclass(frozen=True)
@@ -128,17 +140,26 @@ def _ease(t: float) -> float:
 def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float = 10.0,
                 camera: Camera = Camera(), style: Style = Style(), lighting: Lighting = Lighting(),
                 seed: int = 0, pause_s: float = 1.0, hands: bool = True, jitter: float = 0.0,
-                touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None
+                touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None,
+                behaviour: CameraBehaviour | None = None, end_s: float | None = None
                 ) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
-    ``pause_s``: how long the board stays still before each move and at the end; ``hands``:
+    ``pause_s``: how long the board stays still before each move and at the end (``end_s``, if
+    given, at the end); ``hands``:
     False makes pieces jump between still frames (no hands at all); ``jitter``: the chance per
     move that the camera shakes for a moment while the board is still; ``touches``: the chance
     per move that the hand first hovers over another piece; ``put_backs``: the chance per move
     that the mover first lifts another of its pieces and puts it back on its own square (the
     touch-move case, Art. 15: the truth's ``lifted`` then starts with it).  A `Renderer` may be
     shared.
+
+    ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
+    shake and roll, exposure and white-balance drift, noise growing in dim light, focus
+    breathing, JPEG); by default a random real camera drawn from ``seed``;
+    `CameraBehaviour.still()` gives clean frames, the scene as drawn.  With a behaviour, the
+    lighting's own noise, blur and JPEG fold into the camera's (added in quadrature, the larger
+    blur, the lower quality), so none is applied twice.
     """
     if hasattr(moves, "moves") and hasattr(moves, "positions"):
         # A Game: its positions include irregular moves that stood (Art. 27).
@@ -152,6 +173,16 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     rng = np.random.default_rng(seed)
     renderer = renderer or Renderer()
     model = CameraModel.of(camera)
+    if behaviour is None:
+        behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
+    sensor = None
+    scene_lighting = lighting
+    if not behaviour.is_still:
+        sensor = behaviour.start(camera.width, camera.height, fps, seed, exposure=lighting.exposure,
+                                 extra_noise=lighting.noise, min_blur=lighting.blur,
+                                 jpeg_cap=lighting.jpeg_quality)
+        scene_lighting = replace(lighting, noise=0.0, blur=0.0, jpeg_quality=None)
+    identity = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     people = {
         c: Hand.random(rng, 0.0, 0.0, skin=SKIN_TONES[int(rng.integers(len(SKIN_TONES)))],
                        sleeve=None if rng.random() < 0.2 else SLEEVES[int(rng.integers(len(SLEEVES)))])
@@ -187,7 +218,14 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 if shake and hand is None:
                     cam = camera.jittered(rng)
                     shaking = True
-                r = renderer.render(state.pieces, cam, style, lighting, hand, seed=seed * 100003 + index)
+                r = renderer.render(state.pieces, cam, style, scene_lighting, hand,
+                                    seed=seed * 100003 + index)
+                affine = identity
+                if sensor is not None:
+                    seen = sensor.frame(r.image, index)
+                    affine = seen.affine
+                    r = replace(r, image=seen.image, corners=apply_affine(affine, r.corners),
+                                board_corners=apply_affine(affine, r.board_corners))
                 in_picture = r.hand_mask is not None and bool(r.hand_mask.any())
                 clear = not in_picture
                 settled = clear and prev_clear and prev_pieces == state.pieces
@@ -196,7 +234,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                     pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
                     settled=settled, corners=r.corners, board_corners=r.board_corners,
                     corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=key.phase,
-                    move=move, shaking=shaking, rendered=r)
+                    move=move, shaking=shaking, rendered=r, affine=affine)
                 prev_clear, prev_pieces = clear, dict(state.pieces)
                 index += 1
             pos = key.pos
@@ -307,4 +345,4 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         keys.append(_Key(0.1, last, "leave", done))
         keys.append(_Key(0.5 * speed, _offscreen(model, last[0], last[1], from_deg, 120.0), "leave"))
         yield from frames_for(keys, proto, move, False)
-    yield from still(max(pause_s, 2.0 / fps), None)
+    yield from still(max(pause_s if end_s is None else end_s, 2.0 / fps), None)
