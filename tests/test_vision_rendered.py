@@ -169,21 +169,23 @@ def _watch_and_judge(moves, seed):
 
 
 def test_a_piece_lifted_and_put_back_is_reported_and_binds_touch_move_art_15():
-    # Black lifts 16 (which could go to 21), puts it back, and plays 19-23: the camera saw 16
-    # empty, so the arbiter calls the touch-move breach (Art. 15, rule I).
+    # White lifts 36 (blocked by 31: no breach) before 32-28; black lifts 16 (which could go
+    # to 21), puts it back, and plays 19-23: the camera saw 16 empty, between frames of the
+    # hand beside it, so the arbiter calls the touch-move breach (Art. 15, rule I).
     from rules.events import MovePlayed, TouchMove
     frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23"), seed=17)
-    assert [s.lifted for _, s in settled] == [(32,), (16, 19)]
+    assert [s.lifted for _, s in settled] == [(36, 32), (16, 19)]
     for f, s in settled:
-        assert set(s.lifted) <= set(f.lifted)
+        assert s.lifted == f.lifted
     assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28"]
     [touch] = [e for e in events if isinstance(e, TouchMove)]
     assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule I", 16, 19)
 
 
-def test_lifts_hidden_by_the_hand_are_not_guessed():
-    # Every mover lifts another piece first; where the hand kept the square hidden the lift is
-    # missing from `lifted`, but no square is ever reported lifted that was not.
+def test_lifts_are_seen_beside_the_hand_and_never_guessed():
+    # Every mover lifts another piece first.  The square is seen empty where neither it nor a
+    # neighbour lies under the hand, as the motion view finds the hand (a lift the hand kept
+    # hidden would be missing from `lifted`); no square is ever reported lifted that was not.
     frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23", "28x19", "14x23"), seed=0)
     assert len(settled) == 4
     for f, s in settled:
@@ -191,13 +193,16 @@ def test_lifts_hidden_by_the_hand_are_not_guessed():
         assert set(s.lifted) <= set(f.lifted)
         # the squares left empty (the mover's and the captured pieces) are always there
         assert {sq for sq in f.lifted if sq not in f.pieces} <= set(s.lifted)
-    # only the lift of 13 was seen (black's, at the far side): 13x24 was as good a capture as
-    # 14x23, so 13 had to capture (Art. 15, rule II)
+    # every lift was seen: black's 20 (it could move: rule I; the breach stands once white
+    # replied, Art. 27 rule IV) and 13 (13x24 was as good a capture as 14x23, so 13 had to
+    # capture: rule II)
     from rules.events import MovePlayed, TouchMove
+    assert [s.lifted for _, s in settled] == [f.lifted for f, _ in settled]
     assert [s.lifted for _, s in settled][3] == (13, 14, 19)
     assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28", "19-23", "28x19"]
-    [touch] = [e for e in events if isinstance(e, TouchMove)]
-    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule II", 13, 14)
+    touches = [e for e in events if isinstance(e, TouchMove)]
+    assert [(t.rule, t.square, t.moved) for t in touches] == [
+        ("Art. 15, rule I", 20, 19), ("Art. 15, rule II", 13, 14)]
 
 
 def test_no_settled_board_under_a_hand_in_a_dim_light():

@@ -1,20 +1,38 @@
 """Telling a hand over the board from a settled board, and deciding when the board is settled.
 
 Every frame is warped (through the cached homography) to a small colour top-down view of the
-playing area and a one-square ring around it.  Two cheap measures:
+playing area and a one-square ring around it.  A real camera never gives the same picture twice:
+it shakes by a fraction of a pixel and rolls a little, its exposure and white balance drift, and
+in a dim room its noise is several grey levels.  So views are never compared pixel by pixel:
 
-- *motion*: the share of view pixels that changed since the previous frame;
-- *intrusion*: the share of the ring (the board's border, which nothing in a game ever changes)
-  that differs from the ring of the last still board.  An arm reaching over the board must cross
-  the ring, so a hand held perfectly still is still seen.  When the ring differs on all four
-  sides at once, the camera or the board has moved rather than a hand come in.  A piece on an
-  edge square (its side seen obliquely, its shadow) changes only the ring's inner half, next to
-  the board; an arm crosses the outer half too (``ring_outer``);
+- *registered by tolerance*: a pixel changed only where it lies outside the range of the other
+  view's 3 x 3 neighbourhood (`tolerant_change`): a shift of up to one view pixel (an eighth of a
+  square, several camera pixels) changes nothing, while a hand, a piece or a shadow, which bring
+  colours the neighbourhood never had, still do;
+- *exposure normalised*: the still reference is scaled per colour channel by the view's median
+  ratio to it (`exposure_gain`), so a slow drift of the auto-exposure or white balance is no
+  change;
+- *thresholds from the scene's own noise*: a change counts beyond the larger of a contrast for
+  the scene's light (`pixel_delta`) and a multiple of the median change between consecutive
+  frames (the noise floor, measured on every frame).
+
+Three measures:
+
+- *motion*: the share of the view's pixels (the playing area and the ring) that changed since
+  the previous frame;
+- *a hand*: what a hand is, a region that enters from outside (it touches the view's outer edge,
+  the table beyond the board's border) and covers squares (`MotionConfig.hand_share` of a
+  square inside the playing area), differing from the last still board.  An arm reaching over
+  the board must cross the ring, so a hand held perfectly still is still seen; a hand resting
+  on the border beside the board covers no square and is no hand over the board; a piece moved
+  onto an edge square (its side, its shadow) changes the ring's inner half but never reaches
+  the table.  A region from the table over the ring alone is a hand *beside* the board (at
+  rest, or holding a piece it just lifted off): the watcher waits a little longer for it;
 - *covered corners*: the grid's corner points, which men never cover, differing from the still
-  board (a hand held still over the middle of the board).
+  board (a hand held still over the middle of the board, its arm's colour the border's).
 
-`Settler` turns these into states: a hand (or motion) resets the stillness clock; once nothing
-moved and nothing intrudes for ``still_s`` seconds, the board is settled.
+When the ring differs on all four sides at once, the camera or the board has moved rather than a
+hand come in.  The watcher (`vision.pipeline`) turns these into states.
 """
 
 from __future__ import annotations
@@ -35,14 +53,18 @@ _RING = 1
 @dataclass(frozen=True)
 class MotionConfig:
     """Thresholds: a pixel "changed" when a colour channel moved by more than ``pixel_delta``
-    (in a well-exposed picture; less in a dim one, `pixel_delta`);
-    ``motion_share`` of changed board pixels means motion; ``intrusion_share`` of the ring
-    differing from the still ring means something lies over the board's edge; ``corner_points``
-    neighbouring grid points (of 121) differing from the still board mean a hand over the board; ``still_s``
-    seconds without either means settled."""
+    beyond the other view's neighbourhood (in a well-exposed picture; less in a dim one,
+    `pixel_delta`; more in a noisy one, `noise_delta`); ``motion_share`` of changed board pixels
+    means motion; a region differing from the still board that reaches the table beyond the
+    border and covers ``hand_share`` of a square inside the playing area is a hand;
+    ``intrusion_share`` of a side of the ring differing means that side changed (all four: the
+    camera or the board moved); ``corner_points`` neighbouring grid points (of 121) differing
+    from the still board mean a hand over the board; ``still_s`` seconds without any of them
+    means settled."""
 
     pixel_delta: float = 18.0
     motion_share: float = 0.004
+    hand_share: float = 0.3
     intrusion_share: float = 0.01
     corner_points: int = 3
     still_s: float = 0.2
@@ -50,16 +72,24 @@ class MotionConfig:
 
 @dataclass(frozen=True, eq=False)
 class MotionSample:
-    """One frame's small view and its two measures."""
+    """One frame's small view and its measures (see the module docstring)."""
 
     view: np.ndarray
     motion: float
-    intrusion: float
+    intrusion: float  # the share of the ring covered by a hand (0: no hand over the board)
     changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
     all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
     corners_changed: int = 0  # largest blob of grid points differing from the still board
     corner_mask: np.ndarray | None = None  # (11, 11) the grid points differing (row, col)
     ring_outer: float = 0.0  # the share of the ring's outer half (away from the board) differing
+    ring: float = 0.0  # the share of the ring differing from the still board, whatever did it
+    hand_mask: np.ndarray | None = None  # (10, 10) cells a hand covers (share of a cell > 0.2)
+    beside: bool = False  # a region from the table covers part of the ring (a hand beside the board)
+    from_table: np.ndarray | None = None  # the view's pixels of regions reaching in from the table
+
+    @property
+    def hand(self) -> bool:
+        return self.intrusion > 0.0
 
 
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
@@ -71,45 +101,71 @@ def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.nd
 
 
 #: The median brightness (0-255) of a well-exposed view, for which ``pixel_delta`` is meant,
-#: and the smallest share of it a dim picture's threshold keeps (the noise of the small view,
-#: an average of some 30 camera pixels each, stays below it).
+#: and the smallest share of it a dim picture's threshold keeps.
 _EXPOSED = 100.0
 _DIM_FLOOR = 0.35
-#: A pixel's change counts only beyond this many times the median change of the view's pixels
-#: since the previous frame (most of them unchanged: the camera's noise).  A noisy, dim picture
-#: (noise 7, a third of the light: a median change of 3, 1% of the pixels beyond 10) otherwise
-#: showed "motion" on every frame and never settled; 4 times keeps the noise well under
-#: `MotionConfig.motion_share` and, where the noise is low (a median of 1), below the light's
-#: threshold, which then stands.
+#: A pixel's change counts only beyond this many times the median change of the playing area's
+#: pixels since the previous frame (most of them unchanged: the camera's noise).  A noisy, dim
+#: picture otherwise showed "motion" on every frame and never settled.
 _NOISE_TIMES = 4.0
+#: Exposure gains further than this from 1 are not a drift of the auto-exposure but a change of
+#: the light (or a hand over most of the view): not normalised away.
+_GAIN_LIMIT = 0.25
 
 
-def settled_view(view: np.ndarray, still: np.ndarray | None) -> np.ndarray:
+def settled_view(view: np.ndarray, still: np.ndarray | None,
+                 from_table: np.ndarray | None = None) -> np.ndarray:
     """The still reference once the board in ``view`` has settled: the view, with the ring's
-    outer half kept from the previous ``still``.  Only the pieces change the board and the ring's
-    inner half; a fingertip or a sleeve's edge resting at the ring's far edge, too small to count
-    as a hand, would otherwise become part of the reference, and its leaving, a lasting "hand"
-    (quick play never gave the board the `WatchConfig.static_hand_s` of stillness that takes it
-    back).  A lasting change of the outer half (the light) is taken as any other."""
+    outer half, and whatever reaches in from the table (``from_table``: a hand resting beside
+    the board), kept from the previous ``still``.  Only the pieces change the board and the
+    ring's inner half; a hand at rest would otherwise become part of the reference, and its
+    leaving a change.  A lasting change of the outer half (the light) is taken as any other
+    (`vision.pipeline` takes a change that stays still long enough as the board)."""
     if still is None or still.shape != view.shape:
         return view
     out = view.copy()
-    outer = _outer_mask()
-    out[outer] = still[outer]
+    keep = _outer_mask() if from_table is None else _outer_mask() | from_table
+    out[keep] = still[keep]
     return out
 
 
 def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
     """The change of a view pixel that counts, for the light of the ``still`` view: in a dim
-    picture every contrast shrinks with the light, a hand's against the border's too (at a
-    third of the light an arm crossing the board no longer passed the fixed threshold)."""
+    picture every contrast shrinks with the light, a hand's against the border's too."""
     level = float(np.median(still[::2, ::2]))
     return config.pixel_delta * float(np.clip(level / _EXPOSED, _DIM_FLOOR, 1.0))
 
 
-def _delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per-pixel change: the largest change of any colour channel."""
-    return np.abs(a - b).max(axis=-1)
+def noise_delta(view: np.ndarray, previous: np.ndarray) -> float:
+    """The camera's noise floor between two consecutive views, as a change that counts: a
+    multiple of the median change of the playing area's pixels (a quarter of them tell)."""
+    inner = ~_ring_mask()
+    change = np.abs(view - previous).max(axis=-1)[inner][::4]
+    return _NOISE_TIMES * float(np.median(change))
+
+
+def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per colour channel, the median ratio of ``view`` to ``reference`` (the auto-exposure and
+    white balance drift between them), clipped to ``1 +- _GAIN_LIMIT``; robust to a hand or the
+    moved pieces, which change far fewer than half the pixels."""
+    a = view[::3, ::3].reshape(-1, 3)
+    b = reference[::3, ::3].reshape(-1, 3)
+    ok = b.min(axis=1) > 8.0  # ratios of near-black pixels are noise
+    if int(ok.sum()) < 50:
+        return np.ones(3, dtype=np.float32)
+    gain = np.median(a[ok] / b[ok], axis=0)
+    return np.clip(gain, 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT).astype(np.float32)
+
+
+def tolerant_change(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per pixel, how far ``view`` lies outside the range its ``reference`` takes in the pixel's
+    3 x 3 neighbourhood (largest over the colour channels; 0 inside it): a view shifted or turned
+    by up to a pixel against its reference, as a shaking camera gives, changes nothing, while a
+    colour the neighbourhood never had (a hand, a piece, a shadow) does."""
+    kernel = np.ones((3, 3), np.uint8)
+    lo = cv2.erode(reference, kernel)
+    hi = cv2.dilate(reference, kernel)
+    return np.maximum(np.maximum(lo - view, view - hi), 0.0).max(axis=-1)
 
 
 @cache
@@ -135,40 +191,104 @@ def _outer_mask() -> np.ndarray:
     return mask
 
 
+#: The far part of the ring (view pixels, of `MOTION_PX`): a king's side and shadow on an edge
+#: square reach under half a square into the ring, an arm crosses all of it.
+_EDGE_PX = 3
+#: A change this many squares wide that reaches into the ring is an arm's: a piece moved onto an
+#: edge square, with its side and shadow, and its diagonal neighbour span two at most.
+_WIDE = 2.5
+
+
+@cache
+def _edge_mask() -> np.ndarray:
+    """The view's outermost `_EDGE_PX` pixels all round: the far part of the ring, beyond the
+    board's border, where every arm comes from and no piece's side or shadow reaches (built
+    once: read only)."""
+    size = (10 + 2 * _RING) * MOTION_PX
+    mask = np.ones((size, size), dtype=bool)
+    mask[_EDGE_PX:-_EDGE_PX, _EDGE_PX:-_EDGE_PX] = False
+    mask.flags.writeable = False
+    return mask
+
+
+def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np.ndarray]:
+    """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
+    board: regions that touch the view's outer edge and cover at least ``hand_share`` of a
+    square inside the playing area; and whether a region from the edge covers that much of the
+    ring alone (a hand beside the board: at rest, or holding a piece just lifted off it).  Gaps
+    of a pixel are bridged (an arm's colour may match the border's here and there).  Third, the
+    pixels of every region from the table, hand or not (the still reference never learns them)."""
+    none = np.zeros_like(diff)
+    bridged = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
+    if n <= 1:
+        return none, False, none
+    # from the table: reaching the ring's far part, or into the ring and wider than any moved
+    # piece's change (an arm the colour of the table, in a dim light, shows only over the board)
+    outside = np.zeros(n, dtype=bool)
+    outside[labels[_edge_mask()]] = True
+    outside[labels[_ring_mask()]] |= np.maximum(stats[labels[_ring_mask()], cv2.CC_STAT_WIDTH],
+                                                stats[labels[_ring_mask()], cv2.CC_STAT_HEIGHT]
+                                                ) >= _WIDE * MOTION_PX
+    outside[0] = False
+    if not outside.any():
+        return none, False, none
+    table = outside[labels] & diff
+    w = _RING * MOTION_PX
+    need = config.hand_share * MOTION_PX * MOTION_PX
+    covers = np.bincount(labels[w:-w, w:-w][diff[w:-w, w:-w]], minlength=n)
+    hands = outside & (covers >= need)
+    beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & diff], minlength=n) >= need)))
+    if not hands.any():
+        return none, beside, table
+    return hands[labels] & diff, beside, table
+
+
 def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
             config: MotionConfig) -> MotionSample:
-    """Motion against ``previous`` and intrusion against the ``still`` reference view."""
+    """Motion against ``previous``, and a hand, covered corners and the ring's change against
+    the ``still`` reference view."""
     ring = _ring_mask()
-    inner = ~ring
     delta = pixel_delta(config, still if still is not None else view)
     motion = 0.0
     if previous is not None:
-        change = _delta(view, previous)[inner]
-        delta = max(delta, _NOISE_TIMES * float(np.median(change[::4])))  # a quarter tells
-        motion = float(np.mean(change > delta))
+        delta = max(delta, noise_delta(view, previous))
+        # the ring too: a hand moving over the border, a piece held just off the board
+        motion = float(np.mean(tolerant_change(view, previous) > delta))
     intrusion = 0.0
     ring_outer = 0.0
+    ring_share = 0.0
     all_round = False
     changed = np.zeros((10, 10))
     corners_changed = 0
     moved = None
+    hand_cells = None
     if still is not None:
-        diff = _delta(view, still) > delta
-        intrusion = float(np.mean(diff[ring]))
+        reference = still * exposure_gain(view, still)
+        diff = tolerant_change(view, reference) > delta
+        hand, beside, table = _hands(diff, config)
+        intrusion = float(np.mean(hand[ring]))
+        if intrusion == 0.0 and hand.any():
+            intrusion = 1.0 / ring.sum()  # a hand that crosses the ring where it matches it
+        ring_share = float(np.mean(diff[ring]))
         ring_outer = float(np.mean(diff[_outer_mask()]))
         w = _RING * MOTION_PX
         sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
         all_round = all(float(np.mean(side)) > config.intrusion_share for side in sides)
-        core = diff[_RING * MOTION_PX:(10 + _RING) * MOTION_PX, _RING * MOTION_PX:(10 + _RING) * MOTION_PX]
+        core = diff[w:(10 + _RING) * MOTION_PX, w:(10 + _RING) * MOTION_PX]
         changed = core.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
+        hand_cells = hand[w:(10 + _RING) * MOTION_PX, w:(10 + _RING) * MOTION_PX].reshape(
+            10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)) > 0.2
         # men never cover the grid's corner points, a hand does
-        idx = (_RING + np.arange(11)) * MOTION_PX
-        idx = np.clip(idx, 1, view.shape[0] - 2)
+        idx = np.clip((_RING + np.arange(11)) * MOTION_PX, 1, view.shape[0] - 2)
         pv = cv2.blur(view, (3, 3))[idx[:, None], idx[None, :]]
-        ps = cv2.blur(still, (3, 3))[idx[:, None], idx[None, :]]
-        moved = (_delta(pv, ps) > delta).astype(np.uint8)
+        ps = cv2.blur(reference, (3, 3))
+        lo = cv2.erode(ps, np.ones((3, 3), np.uint8))[idx[:, None], idx[None, :]]
+        hi = cv2.dilate(ps, np.ones((3, 3), np.uint8))[idx[:, None], idx[None, :]]
+        moved = (np.maximum(np.maximum(lo - pv, pv - hi), 0.0).max(axis=-1) > delta).astype(np.uint8)
         # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
-                        None if moved is None else moved.astype(bool), ring_outer)
+                        None if moved is None else moved.astype(bool), ring_outer, ring_share,
+                        hand_cells, beside, table)

@@ -19,9 +19,11 @@ man's height.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from rules.observation import Observation, Settled, SquareReading
@@ -56,6 +58,11 @@ _COVER_MARGIN = 0.3
 #: Lab distance within which a cell "looks as it does empty" (a lifted piece's square and
 #: its neighbours, seen clear of the hand and its shadow).
 _CLEAR = 6.0
+#: At most this many still frames are averaged for a reading (`BoardWatcher._gather`).
+_GATHER_FRAMES = 8
+#: A lifted piece's square read empty with this probability, clear of the hand, counts twice
+#: (`WatchConfig.lift_frames`).
+_LIFT_SURE = 0.99
 
 
 @dataclass(frozen=True)
@@ -63,14 +70,15 @@ class WatchConfig:
     """``still_s``: stillness before a settled observation; ``corner_46``: the image corner of
     square 46 (None: learn it from the calibration frame); ``white_is_lighter``: the convention
     used when learning it; ``man_height``: a man's height in squares (None: measured);
-    ``static_hand_s``: how long a "hand" in the border ring may stay perfectly still before it is
-    taken as part of the board (a change the pieces do not explain, or across the ring's outer
-    half, where an arm crosses); ``static_corners_s`` the same for grid corners hidden inside the
-    board with the ring clear (a king near the edge); ``static_explained_s`` the same where the
-    pieces that moved explain every such corner, and any change of the ring lies in its inner half
-    beside a piece moved onto or off an edge square (its side, its shadow);
+    ``static_hand_s``: how long a "hand" (a change reaching in from the table over squares,
+    `vision.motion`) may stay perfectly still before it is taken as part of the board;
+    ``static_corners_s`` the same for grid corners hidden inside the board with no hand (a king
+    near the edge); ``static_explained_s`` the same where the pieces that moved explain every
+    such corner (its side, its shadow); ``static_beside_s`` the same for a hand beside the board
+    covering none of its squares (at rest on the border, or holding a piece just lifted off);
     ``lift_frames``: on how many frames under a hand a square must be seen clearly empty before
-    a piece put back on it counts as lifted (touch-move, Art. 15); ``relocate_after_s``: how
+    a piece put back on it counts as lifted (touch-move, Art. 15; a frame where it is seen empty
+    very surely counts twice); ``relocate_after_s``: how
     long an unexplained change of the border may last before the board
     is searched again (the camera or board moved); ``markers``: the layout of four ArUco markers
     beside the board's corners (`vision.markers`; None: no markers).  With markers the board is
@@ -87,7 +95,8 @@ class WatchConfig:
     static_hand_s: float = 1.2
     static_corners_s: float = 1.0
     static_explained_s: float = 0.4
-    lift_frames: int = 3
+    static_beside_s: float = 1.0
+    lift_frames: int = 2
     motion: MotionConfig = field(default_factory=MotionConfig)
     markers: MarkerLayout | None = None
 
@@ -126,9 +135,12 @@ class BoardWatcher:
         # (location, marker fix): the markers as seen when the cached location was placed
         self._marker_ref: tuple[BoardLocation, object] | None = None
         self._last_frame: np.ndarray | None = None
+        # the last frames of the board standing still (`_gather`)
+        self._calm: deque[np.ndarray] = deque(maxlen=_GATHER_FRAMES)
         self._last_time: float | None = None
         self._frames = 0
         self._static_since: float | None = None
+        self._sample: MotionSample | None = None  # the last frame's motion measures
         # the last reading's view and king evidence, and the last settled one's (for `confirm`)
         self._last_read: _Reading | None = None
         self._settled: _Reading | None = None
@@ -334,35 +346,43 @@ class BoardWatcher:
         sample = measure(view, self._prev, self._still, cfg)
         self._prev = view
         moving = sample.motion > cfg.motion_share
-        intruding = (sample.intrusion > cfg.intrusion_share
-                     or sample.corners_changed >= cfg.corner_points)
+        intruding = sample.hand or sample.beside or sample.corners_changed >= cfg.corner_points
+        self._sample = sample
         if intruding and not moving:
             # A "hand" that has not moved at all for a while is part of the scene: grid corners
-            # hidden or shown by the pieces that moved (a king's side and shadow), and the ring's
-            # inner half changed beside a piece moved onto or off an edge square, with nothing
-            # across the ring's outer half (an arm crosses it), after `static_explained_s`; a
-            # change of the ring or of corners the pieces do not explain, after longer.  It is
-            # taken as the still view.  (A hand pauses too: at the turn of a multiple capture,
-            # or holding a piece it carries; the moved pieces may then explain what it covers.)
-            ring = sample.intrusion > cfg.intrusion_share
-            edge = ring and sample.ring_outer <= 0.5 * cfg.intrusion_share
-            explained = (not ring or edge) and self._pieces_explain(frame, sample, edge)
+            # hidden or shown by the pieces that moved (a king's side and shadow) after
+            # `static_explained_s`; a still region reaching in from the table over squares (a
+            # hand at rest, or the light changed) or corners the pieces do not explain, after
+            # longer: it is taken as the still view.  A hand beside the board, over no square,
+            # holds the board up for `static_beside_s` (it may hold a piece just lifted off),
+            # then no more, and never becomes part of the still view.  (A hand pauses too: at
+            # the turn of a multiple capture, or holding a piece it carries; the moved pieces
+            # may then explain what it covers.)
+            over = sample.hand or sample.corners_changed >= cfg.corner_points
+            explained = (not sample.hand and sample.corners_changed >= cfg.corner_points
+                         and self._pieces_explain(frame, sample))
             limit = (self.config.static_explained_s if explained else
-                     self.config.static_hand_s if ring else self.config.static_corners_s)
+                     self.config.static_hand_s if sample.hand else
+                     self.config.static_corners_s if over else self.config.static_beside_s)
             if self._static_since is None:
                 self._static_since = time
             elif time - self._static_since >= limit - 1e-9:
                 log.debug("a still change for %.1f s (%s): taken as the board",
                           time - self._static_since,
-                          "the pieces'" if explained else "the ring" if ring else "corners")
-                self._still = view
+                          "the pieces'" if explained else "a hand" if sample.hand else
+                          "corners" if over else "a hand beside the board")
+                if sample.hand:
+                    self._still = view
+                elif over:  # the corners, not a hand beside the board
+                    self._still = settled_view(view, self._still, sample.from_table)
                 intruding = False
-                if explained and self._last_busy is not None:
+                if (explained or not over) and self._last_busy is not None:
                     # the board has been still since then
                     self._last_busy = min(self._last_busy, self._static_since)
         else:
             self._static_since = None
         self._hand_now = intruding
+        self._gather(frame, moving or intruding, intruding)
         if moving or intruding:
             self._mark_busy(time, hand=intruding)
             if intruding and not moving and sample.all_round and self._busy_since is not None \
@@ -376,24 +396,43 @@ class BoardWatcher:
             return None
         if time - self._last_busy < self.config.still_s - 1e-9:
             return None
-        return self._settle(frame, time, complete=False)
+        return self._settle(self._still_frame(), time, complete=False)
 
-    def _pieces_explain(self, frame: np.ndarray, sample: MotionSample, edge: bool = False
-                        ) -> bool:
+    def _gather(self, frame: np.ndarray, busy: bool, hand: bool) -> None:
+        """Keep the frames of the board standing still (since it last moved, the last
+        `_GATHER_FRAMES`): each is evidence, and their mean (`_still_frame`) is read.  A real
+        camera's noise, in a dim room several grey levels, shrinks with the square root of
+        their number; the shake (a fraction of a pixel) barely blurs it.  A frame that moved
+        starts them again (with itself, unless a hand is in it).  Only references are kept: the
+        mean is taken when a board is read."""
+        if busy:
+            self._calm.clear()
+            if hand:
+                return
+        if self._calm and self._calm[-1].shape != frame.shape:
+            self._calm.clear()
+        self._calm.append(frame)
+
+    def _still_frame(self) -> np.ndarray:
+        """The mean of the still frames kept (`_gather`), or the last frame."""
+        assert self._last_frame is not None
+        if len(self._calm) <= 1:
+            return self._last_frame
+        total = self._calm[0].astype(np.float32)
+        for f in list(self._calm)[1:]:
+            cv2.accumulate(f, total)
+        return cv2.convertScaleAbs(total, alpha=1.0 / len(self._calm))
+
+    def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
         """Whether every grid corner that differs from the still board lies where a piece that
         moved stands, or stood, in the way: a piece seen obliquely, and its shadow, reach the
-        corners of its square (a king's beyond); a hand covers others too.  With ``edge`` (the
-        ring's inner half changed), a piece that moved must stand, or have stood, on an edge
-        square."""
+        corners of its square (a king's beyond); a hand covers others too."""
         if sample.corner_mask is None or self._reference is None or self.calibration is None \
                 or self._pose is None:
             return False
         ref, now = self._reference, self.read(frame)
         moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
         if not moved:
-            return False
-        cells = self.calibration.orientation.square_cells()
-        if edge and not any(min(cells[sq - 1]) == 0 or max(cells[sq - 1]) == 9 for sq in moved):
             return False
         covered = self._covering(ref, moved) | self._covering(now, moved)
         return bool(np.all(covered | ~sample.corner_mask))
@@ -433,7 +472,7 @@ class BoardWatcher:
         frame, unless a hand is over the board (then None)."""
         if self._last_frame is None or self._hand_now:
             return None
-        return self._settle(self._last_frame, time if time is not None else self._last_time,
+        return self._settle(self._still_frame(), time if time is not None else self._last_time,
                             complete=True)
 
     def _mark_busy(self, time: float, hand: bool) -> None:
@@ -464,7 +503,7 @@ class BoardWatcher:
                 continue
             view = small_view(frame, location)
             sample = measure(view, None, self._still, self.config.motion)
-            if sample.intrusion <= self.config.motion.intrusion_share:
+            if sample.ring <= self.config.motion.intrusion_share:
                 log.info("board found again after the camera or board moved")
                 # the pose at once: the same frame may go on to look for lifted pieces
                 pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
@@ -481,23 +520,34 @@ class BoardWatcher:
         probs = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref,
                          outline=False).p
         # Seen empty for a lift put back: read empty, with the cell's top sample and its floor
-        # patches as the cell looks empty, and its light neighbours (always empty) as they look:
-        # an arm the colour of the dark squares would cover those too.  Several frames are
-        # needed (`lift_frames`).
+        # patches as the cell looks empty, and either its light neighbours (always empty) as they
+        # look (an arm the colour of the dark squares would cover those too), or neither the
+        # cell nor a neighbour under the hand as the motion view finds it (`vision.motion`: a
+        # region reaching in from the table).  A frame where it is seen so very surely counts
+        # twice: a piece lifted for a moment between two frames of the hand is reported.
+        # `lift_frames` such counts are needed.
         clear = np.zeros((10, 10), dtype=bool)
         if cal.empty_ref is not None:
             top_empty = distance(view.top, cal.empty_ref) < _CLEAR
+            looks = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
             padded = np.pad(top_empty, 1, constant_values=True)
-            clear = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
+            clear = looks.copy()
             for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
                 clear &= padded[1 + dr:11 + dr, 1 + dc:11 + dc]
+            if sample.hand_mask is not None:
+                near = np.pad(sample.hand_mask, 1)
+                hand = sample.hand_mask.copy()
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    hand |= near[1 + dr:11 + dr, 1 + dc:11 + dc]
+                clear |= looks & ~hand
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
                 continue
             if probs[r, c, 0] > 0.9:
                 self._first_empty.setdefault(sq, self._frames)
                 if clear[r, c]:
-                    self._empty_frames[sq] = self._empty_frames.get(sq, 0) + 1
+                    sure = 2 if probs[r, c, 0] > _LIFT_SURE else 1
+                    self._empty_frames[sq] = self._empty_frames.get(sq, 0) + sure
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
@@ -522,7 +572,8 @@ class BoardWatcher:
         self._first_empty = {}
         self._empty_frames = {}
         if self._location is not None:
-            self._still = settled_view(small_view(frame, self._location), self._still)
+            table = self._sample.from_table if self._sample is not None else None
+            self._still = settled_view(small_view(frame, self._location), self._still, table)
         self._episode = False
         self._hand_seen = False
         self._last_busy = None
