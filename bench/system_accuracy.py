@@ -2,7 +2,11 @@
 
 Each game of the bundled test data (15 real lidraughts games, 62 engine games with kings and the
 endgame rules) is rendered as camera frames (hands making every move, capturing and crowning; a
-random camera pose, lens, board and piece colours and light, as in `bench.vision_accuracy`) and
+random camera pose, lens, board and piece colours and light, as in `bench.vision_accuracy`; a
+camera that behaves like a real one, `renderer.sensor`: sub-pixel shake, drift, noise growing in
+dim light, focus breathing, JPEG; players at a random pace, `renderer.sequence.Pace`, quick play
+more often than not: short pauses, replies before the board was seen still, hands resting at
+the edge, slid pieces; ``--still-camera`` and ``--slow-pace`` give back the old world) and
 fed frame by frame to the real `device.service.Companion`: vision, the arbiter and the SQLite
 store.  What an arbiter would see of it is measured against the game itself:
 
@@ -64,11 +68,14 @@ class _SceneSource(RenderedSource):
     (`device.render_source.RenderedSource` draws a club room; its reading, with the final
     position kept in view, is the same)."""
 
-    def __init__(self, game, seed: int, fps: float, still_camera: bool = False) -> None:
+    def __init__(self, game, seed: int, fps: float, still_camera: bool = False,
+                 slow: bool = False) -> None:
         from renderer.sensor import CameraBehaviour
+        from renderer.sequence import Pace
 
-        super().__init__(game, fps=fps, seed=seed, pause_s=1.0, tail_s=_TAIL_S,
-                         behaviour=CameraBehaviour.still() if still_camera else None)
+        super().__init__(game, fps=fps, seed=seed, tail_s=_TAIL_S,
+                         behaviour=CameraBehaviour.still() if still_camera else None,
+                         pace=Pace.slow(1.0) if slow else None)
         self.name = f"game rendered with seed {seed}"
 
     def open(self) -> None:
@@ -88,10 +95,11 @@ class _SceneSource(RenderedSource):
             # the camera makes its own noise and JPEG (a defocused lens stays: its blur folds in)
             lighting = replace(lighting, noise=0.0, jpeg_quality=None)
         self.lighting = lighting
+        self.pace = self.players_pace()
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=self.camera,
                                    style=self.style, lighting=self.lighting, seed=self.seed,
-                                   pause_s=self.pause_s, jitter=0.3, touches=0.3,
-                                   behaviour=self.behaviour, end_s=self.pause_s + self.tail_s)
+                                   jitter=0.3, touches=0.3, behaviour=self.behaviour,
+                                   pace=self.pace, end_s=self.end_s())
 
 
 def _cut(game, max_plies: int):
@@ -105,7 +113,8 @@ def _cut(game, max_plies: int):
     return cut
 
 
-def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False) -> dict:
+def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False,
+            still_camera: bool = False, slow: bool = False) -> dict:
     """One game through the companion; what it recorded and announced against the truth."""
     import cv2
     from device.service import Companion
@@ -114,7 +123,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
 
     cv2.setNumThreads(1)
     game = _cut(_games()[name], max_plies)
-    source = _SceneSource(game, seed, fps)
+    source = _SceneSource(game, seed, fps, still_camera=still_camera, slow=slow)
     source.open()
     first = source.read()
     # Square 46's corner is configured, as an installer does (`board.orientation`): the random
@@ -170,6 +179,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--auto-orientation", action="store_true",
                     help="learn square 46's corner from the start position (lighter pieces white's, until "
                          "White's first move shows otherwise)")
+    ap.add_argument("--still-camera", action="store_true",
+                    help="a camera that neither shakes, drifts nor breathes (the scene's own noise and JPEG)")
+    ap.add_argument("--slow-pace", action="store_true",
+                    help="the old unhurried players: 1 s pauses, no early replies, no resting hands")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     import numpy as np
@@ -192,7 +205,8 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.time()
     results = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, n, s, args.fps, args.max_plies, args.auto_orientation) for n, s in zip(names, seeds)]
+        futures = [pool.submit(run_one, n, s, args.fps, args.max_plies, args.auto_orientation,
+                               args.still_camera, args.slow_pace) for n, s in zip(names, seeds)]
         for fut in futures:
             r = fut.result()
             results.append(r)

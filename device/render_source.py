@@ -24,6 +24,7 @@ from rules.pdn import read_file, read_games
 
 if TYPE_CHECKING:
     from renderer.sensor import CameraBehaviour
+    from renderer.sequence import Pace
 
 log = logging.getLogger(__name__)
 
@@ -55,19 +56,25 @@ class RenderedSource:
 
     ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
     shake, drift, noise growing in dim light, focus breathing, JPEG); None draws a real camera
-    at random from ``seed``, `CameraBehaviour.still()` turns it all off.  ``realistic=False``
-    gives the clean world: even light and, unless ``behaviour`` is given, a still camera.
-    After `open`, ``behaviour`` and ``lighting`` say what was drawn."""
+    at random from ``seed``, `CameraBehaviour.still()` turns it all off.  ``pace``: how the
+    players play (`renderer.sequence.Pace`: pauses, replies before the board was seen still,
+    hands resting at the edge, slid pieces); None draws one from ``seed`` (quick play more often
+    than not), `Pace.slow()` is the old unhurried pace; ``pause_s``, if given, fixes the pauses.
+    ``realistic=False`` gives the clean world: even light and, unless given, a still camera and
+    the slow pace.  After `open`, ``behaviour``, ``pace`` and ``lighting`` say what was drawn."""
 
     live = False
 
-    def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float = 1.5,
+    def __init__(self, game: Game, *, fps: float = 10.0, seed: int = 1, pause_s: float | None = None,
                  max_tilt_deg: float = 35.0, realistic: bool = True, tail_s: float = 4.0,
-                 markers: bool = False, behaviour: CameraBehaviour | None = None) -> None:
+                 markers: bool = False, behaviour: CameraBehaviour | None = None,
+                 pace: Pace | None = None) -> None:
         self.game = game
         self.fps = fps
         self.seed = seed
         self.pause_s = pause_s
+        self._pace = pace
+        self.pace: Pace | None = None
         self.max_tilt_deg = max_tilt_deg
         self.realistic = realistic
         self.tail_s = tail_s
@@ -100,11 +107,29 @@ class RenderedSource:
             if self.behaviour.is_still:
                 lighting = replace(lighting, noise=2.0, blur=0.6, jpeg_quality=85)
         self.lighting = lighting
+        self.pace = self.players_pace()
         self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=camera,
                                    style=Style(markers=layout),
-                                   lighting=lighting, seed=self.seed,
-                                   pause_s=self.pause_s, behaviour=self.behaviour,
-                                   end_s=self.pause_s + self.tail_s)
+                                   lighting=lighting, seed=self.seed, behaviour=self.behaviour,
+                                   pace=self.pace, end_s=self.end_s())
+
+    def players_pace(self) -> Pace:
+        """The players' pace: the one given, else the slow pace for the clean world, else one
+        drawn from the seed; ``pause_s`` fixes its pauses."""
+        from renderer.sequence import Pace
+
+        pace = self._pace
+        if pace is None:
+            pace = Pace.slow() if not self.realistic else \
+                Pace.random(np.random.default_rng([self.seed, 0x9ACE]))
+        if self.pause_s is not None:
+            pace = replace(pace, pause_s=(self.pause_s, self.pause_s))
+        return pace
+
+    def end_s(self) -> float:
+        """How long the final position stays in view: a last pause, then ``tail_s``."""
+        assert self.pace is not None
+        return self.pace.pause_s[1] + self.tail_s
 
     def camera_behaviour(self) -> CameraBehaviour:
         """The camera's behaviour: the one given, else a still camera for the clean world, else

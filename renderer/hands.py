@@ -205,6 +205,14 @@ def _mask_of(shapes: HandShapes, size: tuple[int, int], scale: float, which: str
     return mask
 
 
+def in_picture(model: CameraModel, hand: Hand, scale: float = 0.25) -> bool:
+    """Whether any of the hand or its arm is in the picture (judged on a mask ``scale`` times
+    the image, without drawing it)."""
+    cam = model.camera
+    size = (max(1, int(cam.height * scale)), max(1, int(cam.width * scale)))
+    return bool(_mask_of(hand_shapes(model, hand), size, scale, "all").any())
+
+
 def hand_shadow_mask(model: CameraModel, hand: Hand, light: Light, size: tuple[int, int],
                      scale: float) -> np.ndarray:
     """The hand's shadow on the board, in a mask ``scale`` times the image's ``size``."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping
+from typing import Any, Hashable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -115,8 +115,10 @@ class Rendered:
     ``pieces``: square -> piece on the dark squares; ``light_squares_pieces``: (row, col) ->
     piece for pieces standing on light squares (a wrongly set board); ``occluded``: squares
     (1-50) a hand covers by more than `OCCLUDED_FRACTION`; ``hand``: a hand or arm is over the
-    board (border included); ``hand_mask``: its coverage (0-255) or None; ``homography``: board
-    (x, y) mm to UNdistorted pixels (exact only without lens distortion; use `project`).
+    board (border included); ``hand_mask``: its coverage (0-255) or None (of all hands);
+    ``hands_in_picture``: for each hand drawn, whether any of it is in the picture;
+    ``homography``: board (x, y) mm to UNdistorted pixels (exact only without lens distortion;
+    use `project`).
     """
 
     image: np.ndarray
@@ -130,6 +132,7 @@ class Rendered:
     camera: Camera
     model: CameraModel
     hand_mask: np.ndarray | None = None
+    hands_in_picture: tuple[bool, ...] = ()
 
     @property
     def homography(self) -> np.ndarray:
@@ -277,7 +280,8 @@ class Renderer:
     # -- a picture ------------------------------------------------------------------------------
 
     def render(self, pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(),
-               style: Style = Style(), lighting: Lighting = Lighting(), hand: Hand | None = None,
+               style: Style = Style(), lighting: Lighting = Lighting(),
+               hand: Hand | Sequence[Hand] | None = None,
                seed: int = 0, *, cells: Mapping[Cell, Piece] | None = None) -> Rendered:
         """See `render`."""
         all_cells: dict[Cell, Piece] = {}
@@ -296,12 +300,19 @@ class Renderer:
         occluded: tuple[int, ...] = ()
         hand_over = False
         hand_mask = None
-        if hand is not None:
+        hands = () if hand is None else (hand,) if isinstance(hand, Hand) else tuple(hand)
+        in_picture: list[bool] = []
+        if hands:
             if light.shadow > 0:
-                smask = hand_shadow_mask(layer.model, hand, light, (h, w), _SHADOW_SCALE)
-                smask = cv2.GaussianBlur(smask, (0, 0), 3.0)
-                _darken(img, smask, light.shadow * 0.8)
-            hand_mask = draw_hand(img, layer.model, hand, style, light)
+                for one in hands:
+                    smask = hand_shadow_mask(layer.model, one, light, (h, w), _SHADOW_SCALE)
+                    smask = cv2.GaussianBlur(smask, (0, 0), 3.0)
+                    _darken(img, smask, light.shadow * 0.8)
+            for one in hands:
+                mask = draw_hand(img, layer.model, one, style, light)
+                in_picture.append(bool(mask.any()))
+                hand_mask = mask if hand_mask is None else cv2.max(hand_mask, mask)
+            assert hand_mask is not None
             bx, by, bw, bh = cv2.boundingRect(hand_mask)
             box = (slice(by, by + bh), slice(bx, bx + bw))
             covered = hand_mask[box] > 127
@@ -335,7 +346,7 @@ class Renderer:
         return Rendered(image=img, corners=corners, board_corners=board_corners, corner_46=corner_46,
                         pieces=dict(sorted(dark.items())), light_squares_pieces=light_sq,  # type: ignore[arg-type]
                         occluded=occluded, hand=hand_over, camera=camera, model=model,
-                        hand_mask=hand_mask)
+                        hand_mask=hand_mask, hands_in_picture=tuple(in_picture))
 
 
 def _fold(v: np.ndarray, origin: float, width: float) -> np.ndarray:
@@ -401,12 +412,13 @@ def _motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
 
 
 def render(pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(), style: Style = Style(),
-           lighting: Lighting = Lighting(), hand: Hand | None = None, seed: int = 0, *,
+           lighting: Lighting = Lighting(), hand: Hand | Sequence[Hand] | None = None, seed: int = 0, *,
            cells: Mapping[Cell, Piece] | None = None) -> Rendered:
     """Draw ``pieces`` (square -> piece) on the board as ``camera`` sees it.
 
     ``cells`` ((row, col) -> piece) may add pieces on any cell, light squares included (a wrongly
-    set board); ``hand`` puts a hand and arm over the board; ``seed`` varies the sensor noise.
+    set board); ``hand`` puts a hand and arm (or several) over the board; ``seed`` varies the
+    sensor noise.
     """
     return Renderer().render(pieces, camera, style, lighting, hand, seed, cells=cells)
 

@@ -1,20 +1,24 @@
 """Rendered frame sequences of a whole game: hands making the moves on a camera-watched board.
 
 `game_frames(start, moves)` yields one `GameFrame` per camera frame at ``fps``: the board still
-for ``pause_s``; the mover's arm reaching in from the player's side (out of the picture) to the
+for a pause; the mover's arm reaching in from the player's side (out of the picture) to the
 piece; the piece lifted (gone from its square, held in the hand), carried along its path and put
-down; captured pieces taken off one by one by the same hand; a man reaching the far row crowned
-(the hand fetches a second man and stacks it); the arm leaving; the board still again.  Sometimes
-(``touches``) the hand first hovers over another piece without moving it, sometimes
-(``put_backs``) it lifts another piece and puts it back, and sometimes (``jitter``) the camera
-is bumped a little while the board is still.  Every frame then goes through the camera's own
-behaviour (``behaviour``, `renderer.sensor`): sub-pixel shake and roll, exposure and
-white-balance drift, sensor noise that grows in dim light, focus breathing and JPEG.
+down, or slid along the board under the fingertips; captured pieces taken off one by one by the
+same hand; a man reaching the far row crowned (the hand fetches a second man and stacks it);
+the arm leaving, or coming to rest at the player's edge of the board for the pause; the board
+still again.  The players' `Pace` sets the pauses and habits: quick play has pauses of
+0.3-0.8 s, replies made before the board was seen still (the reply's hand coming in while the
+mover's leaves), hands resting at the edge, slid pieces.  Sometimes (``touches``) the hand
+first hovers over another piece without moving it, sometimes (``put_backs``) it lifts another
+piece and puts it back, and sometimes (``jitter``) the camera is bumped a little while the board
+is still.  Every frame then goes through the camera's own behaviour (``behaviour``,
+`renderer.sensor`): sub-pixel shake and roll, exposure and white-balance drift, sensor noise
+that grows in dim light, focus breathing and JPEG.
 
-Each frame carries its truth: the pieces on the board, whether a hand is over the board, the
-squares lifted so far in the current move, whether the board is settled, and the camera and
-corners (moved with the camera's shake and bumps).  Timing is randomised per move from
-``seed``; the same arguments always give the same frames.
+Each frame carries its truth: the pieces on the board, whether a hand is over the board (a
+resting one too), the squares lifted so far in the current move, whether the board is settled,
+and the camera and corners (moved with the camera's shake and bumps).  Timing is randomised per
+move from ``seed``; the same arguments always give the same frames.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from rules.piece import Color, Piece
 from rules.position import Position
 from rules.squares import column, row
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
-from renderer.hands import SKIN_TONES, SLEEVES, Hand
+from renderer.hands import SKIN_TONES, SLEEVES, Hand, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
 from renderer.sensor import CameraBehaviour, apply_affine
 
@@ -43,13 +47,16 @@ class GameFrame:
     finished); ``pieces``: what stands on the board in this frame (a lifted piece is not on it);
     ``hand``: a hand or arm is over the board; ``lifted``: squares whose pieces were lifted in the
     current move so far (kept until the next move's hand comes in), in order; ``settled``: the
-    board has been unchanged with no hand in the picture for this frame and the one before;
-    ``shaking``: the camera is jittered in this frame (``camera`` and ``corners`` say where it
-    is); ``phase``: what the hand is doing (still, hover, reach, grab, carry, place, take,
-    crown, leave); ``affine`` (2 x 3): where the camera's own shake moved the scene's pixels in
-    this frame (`renderer.sensor`; ``corners``, ``board_corners`` and ``rendered.corners``
-    already include it, `project` applies it to board points); ``rendered``: the scene's
-    picture and truth, its image the frame's ``image``.
+    board has been unchanged for this frame and the one before, with no hand in the picture in
+    either but, at most, a hand lying still at the board's edge over no square (``resting``);
+    ``resting``: the only hands in the picture lie still at the board's edge;
+    ``shaking``: the camera is bumped in this frame (``camera`` and ``corners`` say where it
+    is); ``phase``: what the mover's hand is doing (still, hover, reach, grab, carry, slide,
+    place, take, crown, leave; rest: a hand resting at the edge shifts); ``affine`` (2 x 3):
+    where the camera's own shake moved the scene's pixels in this frame (`renderer.sensor`;
+    ``corners``, ``board_corners`` and ``rendered.corners`` already include it, `project`
+    applies it to board points); ``rendered``: the scene's picture and truth, its image the
+    frame's ``image``.
     """
 
     image: np.ndarray
@@ -70,6 +77,7 @@ class GameFrame:
     shaking: bool
     rendered: Rendered
     affine: np.ndarray
+    resting: bool = False
 
     def project(self, points: object) -> np.ndarray:
         """Pixels (N x 2) in this frame's ``image`` of board points (x, y) or (x, y, h) in mm."""
@@ -137,22 +145,175 @@ def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How quickly the players play, and their habits at the board.
+
+    ``pause_s``: the range of the still board's length before each move (drawn per move);
+    ``speed``: the range of the factor on the durations of the hand's motions (drawn per move;
+    below 1 is quicker); ``early_reply``: the chance per move that the reply comes before the
+    board was seen still (its hand comes in while the mover's hand is leaving, or at most
+    0.15 s after it left); ``rest``: the chance per move that the mover's hand comes to rest at
+    its edge of the board (fingers on the border, the hand and forearm on the table, over no
+    square; now and then the fingertips just over an edge square's outer part, which the truth
+    then marks) and stays for the pause, sometimes shifting a little, leaving as the reply is
+    made; ``slide``: the chance per move without a capture that the piece is slid along the
+    board under the fingertips instead of lifted (the truth counts it lifted all the same);
+    ``clear_pauses``: a pause is the time with no hand in the picture (False: the old way,
+    from the leaving hand's last point, out of the picture, to the next hand's first, a few
+    tenths of a second longer).
+    """
+
+    pause_s: tuple[float, float] = (1.0, 1.5)
+    speed: tuple[float, float] = (0.8, 1.25)
+    early_reply: float = 0.0
+    rest: float = 0.0
+    slide: float = 0.0
+    clear_pauses: bool = True
+
+    @classmethod
+    def slow(cls, pause_s: float | None = None) -> "Pace":
+        """The old pace, frame for frame: pauses of 1.0-1.5 s (or exactly ``pause_s``) counted
+        from the hand's last point out of the picture to the next's, every piece lifted, no
+        early replies, no hands resting at the board."""
+        p = (1.0, 1.5) if pause_s is None else (pause_s, pause_s)
+        return cls(pause_s=p, clear_pauses=False)
+
+    @classmethod
+    def quick(cls) -> "Pace":
+        """Quick play: pauses of 0.3-0.8 s, quicker hands, a reply before the board was seen
+        still in one move of four, hands resting at the edge, pieces slid."""
+        return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3)
+
+    @classmethod
+    def normal(cls) -> "Pace":
+        """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply or a hand
+        resting at the edge."""
+        return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> "Pace":
+        """Quick play (six games in ten) or club play at an ordinary pace, its habits varied."""
+        base = cls.quick() if rng.random() < 0.6 else cls.normal()
+        k = rng.uniform(0.6, 1.4, 3)
+        return replace(base, early_reply=float(min(1.0, base.early_reply * k[0])),
+                       rest=float(min(1.0, base.rest * k[1])), slide=float(min(1.0, base.slide * k[2])))
+
+    @property
+    def quick_play(self) -> bool:
+        """Pauses of at most 0.85 s between moves."""
+        return self.pause_s[1] <= 0.85
+
+    def pause(self, rng: np.random.Generator) -> float:
+        lo, hi = self.pause_s
+        return lo if hi <= lo else float(rng.uniform(lo, hi))
+
+
+@dataclass(frozen=True)
+class _Sample:
+    """One hand in one frame: ``hand`` placed (None: out of the picture), ``role`` "mover" (it
+    holds what the board state says is held) or "rest" (a hand at rest at the board's edge, or
+    leaving from it), ``still``: where it was in the frame before."""
+
+    hand: Hand | None
+    role: str
+    still: bool
+
+
+@dataclass
+class _Slot:
+    """One frame to be rendered: its hands, the board changes made on it (in order), what the
+    mover is doing, and whether the camera is bumped."""
+
+    samples: list[_Sample]
+    actions: list[Callable[[_State], None]]
+    phase: str
+    move: Move | None
+    bump: bool = False
+
+
+def _track(keys: list[_Key], proto: Hand | None, role: str, fps: float) -> list[_Slot]:
+    """The frames of a hand travelling through ``keys`` (eased between them)."""
+    out: list[_Slot] = []
+    pos = keys[0].pos
+    prev = pos
+    for key in keys[1:]:
+        n = max(1, int(round(key.duration * fps)))
+        for k in range(1, n + 1):
+            t = _ease(k / n)
+            here = None if key.pos is None or pos is None else \
+                tuple(a + (b - a) * t for a, b in zip(pos, key.pos))
+            hand = None
+            if proto is not None and here is not None:
+                hand = replace(proto, x_mm=float(here[0]), y_mm=float(here[1]), height_mm=float(here[2]))
+            sample = _Sample(hand, role, here is not None and here == prev)
+            out.append(_Slot([sample], [key.action] if k == n and key.action is not None else [],
+                             key.phase, None))
+            prev = here
+        pos = key.pos
+    return out
+
+
+def _merge(pending: list[_Slot], track: list[_Slot], at: int, phase: bool = True) -> None:
+    """Lays ``track`` over the frames from ``at`` on (extending them); with ``phase`` its phase
+    and move are the frame's."""
+    for j, slot in enumerate(track):
+        i = at + j
+        if i < len(pending):
+            pending[i].samples.extend(slot.samples)
+            pending[i].actions.extend(slot.actions)
+            if phase:
+                pending[i].phase, pending[i].move = slot.phase, slot.move
+        else:
+            pending.append(slot)
+
+
+def _in_view(track: list[_Slot], model: CameraModel, keep_end: bool = False) -> list[_Slot]:
+    """The track without its frames at either end where the hand is out of the picture (their
+    board changes made on the nearest frame kept); ``keep_end`` keeps the end."""
+    seen = [any(x.hand is not None and in_picture(model, x.hand) for x in slot.samples)
+            for slot in track]
+    if not any(seen):
+        return track
+    first = seen.index(True)
+    last = len(seen) - 1 if keep_end else len(seen) - 1 - seen[::-1].index(True)
+    kept = track[first:last + 1]
+    kept[0].actions[:0] = [a for slot in track[:first] for a in slot.actions]
+    kept[-1].actions.extend(a for slot in track[last + 1:] for a in slot.actions)
+    return kept
+
+
+def _rest_place(rng: np.random.Generator, mover: Color, style: Style) -> tuple[float, float, float]:
+    """Where the mover's fingertips rest at its edge of the board: on the border (the hand and
+    forearm beyond it, on the table), over no square; one time in ten the fingertips reach just
+    over the outer part of an edge square."""
+    if rng.random() < 0.1:
+        out = float(rng.uniform(6.0, 14.0))
+    else:
+        out = float(rng.uniform(20.0, max(22.0, style.border_mm + 12.0)))
+    x = float(rng.uniform(60.0, 340.0))
+    y = 400.0 + out if mover is Color.WHITE else -out
+    return (x, y, float(rng.uniform(6.0, 12.0)))
+
+
 def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float = 10.0,
                 camera: Camera = Camera(), style: Style = Style(), lighting: Lighting = Lighting(),
-                seed: int = 0, pause_s: float = 1.0, hands: bool = True, jitter: float = 0.0,
+                seed: int = 0, pause_s: float | None = None, hands: bool = True, jitter: float = 0.0,
                 touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None,
-                behaviour: CameraBehaviour | None = None, end_s: float | None = None
-                ) -> Iterator[GameFrame]:
+                behaviour: CameraBehaviour | None = None, end_s: float | None = None,
+                pace: Pace | None = None) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
-    ``pause_s``: how long the board stays still before each move and at the end (``end_s``, if
-    given, at the end); ``hands``:
-    False makes pieces jump between still frames (no hands at all); ``jitter``: the chance per
-    move that the camera shakes for a moment while the board is still; ``touches``: the chance
-    per move that the hand first hovers over another piece; ``put_backs``: the chance per move
-    that the mover first lifts another of its pieces and puts it back on its own square (the
-    touch-move case, Art. 15: the truth's ``lifted`` then starts with it).  A `Renderer` may be
-    shared.
+    ``pace``: how quickly the players play and their habits (`Pace`: pauses, early replies,
+    hands resting at the edge, slid pieces); by default drawn at random from ``seed``
+    (`Pace.random`: quick play more often than not); `Pace.slow()` is the old pace.
+    ``pause_s``, if given, fixes the still board's length before each move and at the end
+    (``end_s``, if given, at the end); ``hands``: False makes pieces jump between still frames
+    (no hands at all); ``jitter``: the chance per move that the camera is bumped for a moment
+    while the board is still; ``touches``: the chance per move that the hand first hovers over
+    another piece; ``put_backs``: the chance per move that the mover first lifts another of its
+    pieces and puts it back on its own square (the touch-move case, Art. 15: the truth's
+    ``lifted`` then starts with it).  A `Renderer` may be shared.
 
     ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
     shake and roll, exposure and white-balance drift, noise growing in dim light, focus
@@ -175,6 +336,10 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     model = CameraModel.of(camera)
     if behaviour is None:
         behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
+    if pace is None:
+        pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
+    if pause_s is not None:
+        pace = replace(pace, pause_s=(pause_s, pause_s))
     sensor = None
     scene_lighting = lighting
     if not behaviour.is_still:
@@ -194,83 +359,108 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     prev_clear = False
     prev_pieces: dict[int, Piece] | None = None
     base_from = {Color.WHITE: 90.0, Color.BLACK: -90.0}
+    pending: list[_Slot] = []
 
-    def frames_for(keys: list[_Key], hand_proto: Hand | None, move: Move | None,
-                   shake: bool) -> Iterator[GameFrame]:
+    def render(slot: _Slot) -> GameFrame:
         nonlocal index, prev_clear, prev_pieces
-        pos = keys[0].pos
-        for key in keys[1:]:
-            n = max(1, int(round(key.duration * fps)))
-            for k in range(1, n + 1):
-                t = _ease(k / n)
-                if key.pos is None or pos is None:
-                    here = None
-                else:
-                    here = tuple(a + (b - a) * t for a, b in zip(pos, key.pos))
-                if k == n and key.action is not None:
-                    key.action(state)
-                hand = None
-                if hand_proto is not None and here is not None:
-                    hand = replace(hand_proto, x_mm=float(here[0]), y_mm=float(here[1]),
-                                   height_mm=float(here[2]), holding=state.holding)
-                cam = camera
-                shaking = False
-                if shake and hand is None:
-                    cam = camera.jittered(rng)
-                    shaking = True
-                r = renderer.render(state.pieces, cam, style, scene_lighting, hand,
-                                    seed=seed * 100003 + index)
-                affine = identity
-                if sensor is not None:
-                    seen = sensor.frame(r.image, index)
-                    affine = seen.affine
-                    r = replace(r, image=seen.image, corners=apply_affine(affine, r.corners),
-                                board_corners=apply_affine(affine, r.board_corners))
-                in_picture = r.hand_mask is not None and bool(r.hand_mask.any())
-                clear = not in_picture
-                settled = clear and prev_clear and prev_pieces == state.pieces
-                yield GameFrame(
-                    image=r.image, time=index / fps, index=index, ply=state.ply,
-                    pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
-                    settled=settled, corners=r.corners, board_corners=r.board_corners,
-                    corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=key.phase,
-                    move=move, shaking=shaking, rendered=r, affine=affine)
-                prev_clear, prev_pieces = clear, dict(state.pieces)
-                index += 1
-            pos = key.pos
+        for action in slot.actions:
+            action(state)
+        samples = [x for x in slot.samples if x.hand is not None]
+        drawn = [replace(x.hand, holding=state.holding if x.role == "mover" else None)  # type: ignore[arg-type]
+                 for x in samples]
+        cam = camera
+        shaking = False
+        if slot.bump:
+            cam = camera.jittered(rng)
+            shaking = True
+        r = renderer.render(state.pieces, cam, style, scene_lighting, drawn or None,
+                            seed=seed * 100003 + index)
+        affine = identity
+        if sensor is not None:
+            seen = sensor.frame(r.image, index)
+            affine = seen.affine
+            r = replace(r, image=seen.image, corners=apply_affine(affine, r.corners),
+                        board_corners=apply_affine(affine, r.board_corners))
+        shown = [x for x, inside in zip(samples, r.hands_in_picture) if inside]
+        resting = bool(shown) and all(x.role == "rest" and x.still for x in shown)
+        clear = not shown or (resting and not r.occluded)
+        settled = clear and prev_clear and prev_pieces == state.pieces
+        frame = GameFrame(
+            image=r.image, time=index / fps, index=index, ply=state.ply,
+            pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
+            settled=settled, corners=r.corners, board_corners=r.board_corners,
+            corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=slot.phase,
+            move=slot.move, shaking=shaking, rendered=r, affine=affine, resting=resting)
+        prev_clear, prev_pieces = clear, dict(state.pieces)
+        index += 1
+        return frame
 
-    def still(seconds: float, move: Move | None) -> Iterator[GameFrame]:
+    def flush(keep: int = 0) -> Iterator[GameFrame]:
+        while len(pending) > keep:
+            yield render(pending.pop(0))
+
+    def still(seconds: float, rest: tuple[Hand, tuple[float, float, float]] | None) -> list[_Slot]:
+        """The board still for ``seconds``, a hand perhaps resting at its edge (shifting a
+        little once, sometimes), the camera perhaps bumped once."""
         n = max(2, int(round(seconds * fps)))
-        keys = [_Key(0, None, "still")]
-        shake_at = -1
+        slots = [_Slot([], [], "still", None) for _ in range(n)]
         if jitter > 0 and rng.random() < jitter and n >= 4:
-            shake_at = int(rng.integers(1, n - 2))
-        i = 0
-        while i < n:
-            if i == shake_at:
-                m = min(n - i, max(1, int(round(rng.uniform(0.2, 0.5) * fps))))
-                yield from frames_for(keys + [_Key(m / fps, None, "still")], None, move, True)
-                i += m
-            else:
-                yield from frames_for(keys + [_Key(1 / fps, None, "still")], None, move, False)
-                i += 1
+            at = int(rng.integers(1, n - 2))
+            m = min(n - at, max(1, int(round(rng.uniform(0.2, 0.5) * fps))))
+            for slot in slots[at:at + m]:
+                slot.bump = True
+        if rest is not None:
+            proto, place = rest
+            keys = [_Key(0, place, "still"), _Key(n / fps, place, "still")]
+            if n >= 5 and rng.random() < 0.5:
+                at = int(rng.integers(1, n - 3))
+                step = float(rng.choice([-1.0, 1.0]) * rng.uniform(10.0, 40.0))
+                moved = (min(max(place[0] + step, 40.0), 360.0), place[1], place[2])
+                took = min(n - at - 1, max(1, int(round(0.3 * fps))))
+                keys = [_Key(0, place, "still"), _Key(at / fps, place, "still"),
+                        _Key(took / fps, moved, "rest"), _Key((n - at - took) / fps, moved, "still")]
+                rest_moved[0] = (proto, moved)
+            for j, slot in enumerate(_track(keys, proto, "rest", fps)[:n]):
+                slots[j].samples.extend(slot.samples)
+                if slot.phase == "rest":
+                    slots[j].phase = "rest"
+        return slots
 
+    resting_hand: tuple[Hand, tuple[float, float, float]] | None = None
+    rest_moved: list[tuple[Hand, tuple[float, float, float]] | None] = [None]
+    leave_frames = 0  # frames of the last move's final leaving, still pending (early replies)
     for ply, move in enumerate(moves):
         pos = positions[ply]
         after = positions[ply + 1]
-        yield from still(pause_s, None)
+        pause = pace.pause(rng)
+        early = (ply > 0 and resting_hand is None and leave_frames > 0 and pace.early_reply > 0
+                 and rng.random() < pace.early_reply)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)
+        if early and hands and piece is not None:
+            # the reply's hand comes in while the last one leaves, or just after: 0-0.15 s clear
+            gap = int(rng.integers(-min(leave_frames, len(pending)), int(0.15 * fps + 1e-9) + 1))
+            pending.extend(_Slot([], [], "still", None) for _ in range(max(0, gap)))
+            start_at = len(pending) + min(0, gap)
+        else:
+            rest_moved[0] = None
+            pending.extend(still(pause, resting_hand))
+            if rest_moved[0] is not None:
+                resting_hand = rest_moved[0]
+            yield from flush()
+            start_at = len(pending)
         taken = move.captured or tuple(sorted(
             sq for sq in pos.pieces() if after.piece_at(sq) is None and sq != move.from_square))
         if not hands or piece is None:
+            yield from flush()
             state.lifted = [move.from_square, *taken]
             state.pieces = after.pieces()
             state.ply = ply + 1
+            leave_frames = 0
             continue
         from_deg = base_from[mover] + float(rng.normal(0, 12))
         proto = replace(people[mover], from_deg=from_deg, height_mm=50.0)
-        speed = float(rng.uniform(0.8, 1.25))
+        speed = float(rng.uniform(*pace.speed))
         fx, fy = _centre(move.from_square)
         lift_h = style.man_height_mm * (2 if piece.king else 1) + 4.0
         outside = _offscreen(model, fx, fy, from_deg, 120.0)
@@ -302,15 +492,31 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 keys.append(_Key(0.4 * speed, (ax, ay, 45.0), "carry"))
                 keys.append(_Key(0.3 * speed, (bx, by, bh), "place", _put(back)))
                 keys.append(_Key(0.15 * speed, (bx, by, 50.0), "place"))
-        keys.append(_Key(0.6 * speed, (fx, fy, 55.0), "reach"))
-        keys.append(_Key(0.2 * speed, (fx, fy, lift_h), "grab", _lift(move.from_square)))
-        keys.append(_Key(0.15 * speed, (fx, fy, 45.0), "carry"))
-        for sq in move.path[1:]:
-            x, y = _centre(sq)
-            keys.append(_Key((0.3 if taken else 0.45) * speed, (x, y, 45.0), "carry"))
+        slide = not taken and pace.slide > 0 and rng.random() < pace.slide
         tx, ty = _centre(move.to_square)
-        keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", _put(move.to_square)))
-        keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
+        if slide:
+            # the fingertips on the piece's top, the piece on the board beneath them (a held
+            # piece is drawn a little towards the arm from the fingertips)
+            a = math.radians(from_deg)
+            back_x, back_y = math.cos(a) * 8 * proto.size, math.sin(a) * 8 * proto.size
+            low = max(0.0, lift_h - 7.0)
+            keys.append(_Key(0.6 * speed, (fx - back_x, fy - back_y, 30.0), "reach"))
+            keys.append(_Key(0.2 * speed, (fx - back_x, fy - back_y, low), "grab", _lift(move.from_square)))
+            for sq0, sq in zip(move.path, move.path[1:]):
+                x, y = _centre(sq)
+                squares = max(abs(column(sq) - column(sq0)), abs(row(sq) - row(sq0)))
+                keys.append(_Key(0.35 * speed * math.sqrt(squares), (x - back_x, y - back_y, low), "slide"))
+            keys.append(_Key(0.1 * speed, (tx - back_x, ty - back_y, low), "place", _put(move.to_square)))
+            keys.append(_Key(0.15 * speed, (tx, ty, 40.0), "place"))
+        else:
+            keys.append(_Key(0.6 * speed, (fx, fy, 55.0), "reach"))
+            keys.append(_Key(0.2 * speed, (fx, fy, lift_h), "grab", _lift(move.from_square)))
+            keys.append(_Key(0.15 * speed, (fx, fy, 45.0), "carry"))
+            for sq in move.path[1:]:
+                x, y = _centre(sq)
+                keys.append(_Key((0.3 if taken else 0.45) * speed, (x, y, 45.0), "carry"))
+            keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", _put(move.to_square)))
+            keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
         for sq in taken:
             x, y = _centre(sq)
             keys.append(_Key(0.35 * speed, (x, y, 50.0), "take"))
@@ -343,6 +549,39 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         last = keys[-1].pos
         assert last is not None
         keys.append(_Key(0.1, last, "leave", done))
-        keys.append(_Key(0.5 * speed, _offscreen(model, last[0], last[1], from_deg, 120.0), "leave"))
-        yield from frames_for(keys, proto, move, False)
-    yield from still(max(pause_s if end_s is None else end_s, 2.0 / fps), None)
+        rest_after = pace.rest > 0 and rng.random() < pace.rest
+        if rest_after:
+            place = _rest_place(rng, mover, style)
+            keys.append(_Key(0.5 * speed, place, "leave"))
+        else:
+            keys.append(_Key(0.5 * speed, _offscreen(model, last[0], last[1], from_deg, 120.0), "leave"))
+        track = _track(keys, proto, "mover", fps)
+        for slot in track:
+            slot.move = move
+        if pace.clear_pauses:
+            track = _in_view(track, model, keep_end=rest_after)
+        if resting_hand is not None:
+            # the hand resting at the edge leaves as the reply is made
+            rest_proto, rest_at = resting_hand
+            wait = int(rng.integers(0, max(1, int(round(0.3 * fps))) + 1))
+            away = _offscreen(model, rest_at[0], rest_at[1], rest_proto.from_deg, 120.0)
+            withdraw = _track([_Key(0, rest_at, "reach"), _Key(wait / fps, rest_at, "reach"),
+                               _Key(float(rng.uniform(0.5, 0.8)), away, "reach")], rest_proto, "rest", fps)
+            withdraw = withdraw[1:] if wait == 0 else withdraw
+            _merge(pending, track, start_at)
+            _merge(pending, withdraw, start_at, phase=False)
+        else:
+            _merge(pending, track, start_at)
+        resting_hand = (proto, place) if rest_after else None
+        # the frames of the hand leaving, after the move was done: an early reply may come in
+        # over them
+        leave_frames = 0
+        for slot in reversed(track):
+            if slot.phase != "leave" or slot.actions:
+                break
+            leave_frames += 1
+        leave_frames = 0 if rest_after else leave_frames
+        yield from flush(keep=leave_frames if pace.early_reply > 0 else 0)
+    rest_moved[0] = None
+    pending.extend(still(max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps), resting_hand))
+    yield from flush()

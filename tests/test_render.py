@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,8 @@ from rules.position import Position
 from rules.squares import column, row
 from renderer.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style, game_frames,
                            render)
+from renderer.sensor import CameraBehaviour
+from renderer.sequence import Pace
 
 MAN_W, MAN_B = Piece(WHITE), Piece(BLACK)
 KING_W = Piece(WHITE, True)
@@ -242,7 +246,7 @@ PDN = """[Event "renderer test"]
 """
 
 
-def _check_sequence(frames: list[GameFrame], positions: list[Position]) -> None:
+def _check_sequence(frames: list[GameFrame], positions: list[Position], early_replies: bool = False) -> None:
     n = len(positions) - 1
     assert [f.index for f in frames] == list(range(len(frames)))
     assert frames[-1].pieces == positions[-1].pieces() and frames[-1].ply == n
@@ -251,10 +255,14 @@ def _check_sequence(frames: list[GameFrame], positions: list[Position]) -> None:
     for f in frames:
         assert f.image.shape == (960, 1280, 3)
         if f.settled:
-            assert not f.hand
+            assert not f.hand or f.resting  # at most a hand lying still at the edge
+            assert not f.occluded
             assert f.pieces == positions[f.ply].pieces()
             settled_plies.add(f.ply)
-    assert settled_plies == set(range(n + 1))
+    if early_replies:
+        assert settled_plies <= set(range(n + 1)) and {0, n} <= settled_plies
+    else:
+        assert settled_plies == set(range(n + 1))
     # Plies only go up, one at a time.
     plies = [f.ply for f in frames]
     assert all(b - a in (0, 1) for a, b in zip(plies, plies[1:]))
@@ -301,3 +309,100 @@ def test_game_frames_without_hands_jump_between_still_boards() -> None:
     frames = list(game_frames(game.start, game.moves, fps=5, seed=1, pause_s=0.4, hands=False))
     assert not any(f.hand for f in frames)
     _check_sequence(frames, game.positions)
+
+
+# -- the players' pace ----------------------------------------------------------------------------
+
+STILL = CameraBehaviour.still()
+GAME = ("32-28", "19-23", "28x19", "14x23", "37-32", "17-22")
+
+
+def _game(*texts: str) -> Game:
+    game = Game(start=Position.start())
+    for text in texts:
+        game.push_text(text)
+    return game
+
+
+def _clear_stretches(frames: list[GameFrame]) -> list[float]:
+    """Seconds of board with no hand in the picture between one hand leaving it and the next
+    coming in (none when the next came in before the last had left)."""
+    out, run, seen_hand = [], 0, False
+    for f in frames:
+        if any(f.rendered.hands_in_picture):
+            if seen_hand and run:
+                out.append(run)
+            run, seen_hand = 0, True
+        else:
+            run += 1
+    fps = 1 / (frames[1].time - frames[0].time)
+    return [r / fps for r in out]
+
+
+def _hands_in_picture(f: GameFrame) -> int:
+    return sum(f.rendered.hands_in_picture)
+
+
+def test_quick_play_pauses_less_than_a_second() -> None:
+    game = _game(*GAME[:4])
+    quick = replace(Pace.quick(), early_reply=0.0, rest=0.0, slide=0.0)
+    frames = list(game_frames(game.start, game, fps=10, seed=1, pace=quick, behaviour=STILL))
+    _check_sequence(frames, game.positions)
+    gaps = _clear_stretches(frames)
+    assert len(gaps) == 3 and all(0.3 - 0.1 <= g <= 0.8 + 0.35 for g in gaps), gaps
+    slow = list(game_frames(game.start, game, fps=10, seed=1, pace=Pace.slow(), behaviour=STILL))
+    assert min(_clear_stretches(slow)) >= 1.0
+    assert len(slow) > len(frames) + 20
+
+
+def test_a_reply_before_the_board_was_seen_still() -> None:
+    """The reply's hand comes in while the mover's leaves, or at most 0.15 s after: the truth
+    then has no settled board between the two moves, and two hands are in some frames."""
+    game = _game(*GAME[:4])
+    early = Pace(pause_s=(0.5, 0.5), early_reply=1.0)
+    frames = list(game_frames(game.start, game, fps=10, seed=3, pace=early, behaviour=STILL))
+    _check_sequence(frames, game.positions, early_replies=True)
+    assert all(g <= 0.15 + 0.1 + 1e-9 for g in _clear_stretches(frames))
+    assert not any(f.settled for f in frames if 0 < f.ply < len(game.moves))
+    both = [f for f in frames if _hands_in_picture(f) == 2]
+    assert both and all(f.hand for f in both)
+    # plies still count up one by one, and the lifted squares start afresh with each move
+    assert {f.lifted for f in frames if f.phase == "carry" and f.ply == 1} == {(19,)}
+
+
+def test_hands_rest_at_the_edge_over_no_square() -> None:
+    game = _game(*GAME[:4])
+    rest = Pace(pause_s=(1.2, 1.2), rest=1.0)
+    camera = Camera(tilt_deg=30, distance_mm=800)
+    frames = list(game_frames(game.start, game, fps=6, camera=camera, seed=2, pace=rest,
+                              behaviour=STILL))
+    _check_sequence(frames, game.positions)
+    resting = [f for f in frames if f.resting]
+    assert len(resting) > 10
+    assert all(not f.occluded for f in resting if f.settled)
+    # over the border: the truth says a hand is over the board, and the board is settled
+    assert any(f.hand and f.settled for f in resting)
+    # each move's hand came to rest after it (the last stays over the final position)
+    assert {f.ply for f in resting if f.settled} == set(range(1, len(game.moves) + 1))
+    # the resting hand leaves as the reply is made: two hands for a moment
+    assert any(_hands_in_picture(f) == 2 for f in frames)
+
+
+def test_a_slid_piece_moves_along_the_board_and_counts_as_lifted() -> None:
+    game = _game("32-28", "19-23")
+    slide = Pace(pause_s=(0.6, 0.6), slide=1.0)
+    frames = list(game_frames(game.start, game, fps=10, seed=5, pace=slide, behaviour=STILL,
+                              camera=Camera(tilt_deg=30, distance_mm=800)))
+    _check_sequence(frames, game.positions)
+    sliding = [f for f in frames if f.phase == "slide"]
+    assert sliding and {f.ply for f in sliding} == {0, 1}
+    for f in sliding:
+        assert f.hand and f.lifted == ((32,) if f.ply == 0 else (19,))
+        assert 32 not in f.pieces if f.ply == 0 else 19 not in f.pieces
+
+
+def test_the_default_pace_is_drawn_from_a_family_with_quick_play() -> None:
+    paces = [Pace.random(np.random.default_rng(s)) for s in range(20)]
+    assert any(p.quick_play for p in paces) and not all(p.quick_play for p in paces)
+    assert all(p.pause_s[1] <= 1.2 for p in paces)
+    assert not Pace.slow().quick_play and Pace.slow().early_reply == 0 and Pace.slow().rest == 0

@@ -14,6 +14,7 @@ from rules.game import Game
 from rules.position import Position
 from renderer.render import Camera, Lighting, Style, game_frames, render
 from renderer.sensor import CameraBehaviour
+from renderer.sequence import Pace
 
 CAMERA = Camera(tilt_deg=25.0, distance_mm=800.0)
 START = Position.start()
@@ -191,5 +192,6 @@ def test_the_rendered_source_uses_a_real_camera_unless_told_otherwise() -> None:
     clean.open()
     first, second = clean.read(), clean.read()
     assert clean.behaviour is not None and clean.behaviour.is_still
+    assert clean.pace == Pace.slow(0.4) and real.pace is not None and real.pace.rest > 0
     assert first is not None and second is not None
     assert np.array_equal(first.image, second.image)
