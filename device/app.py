@@ -2,8 +2,10 @@
 
 `build(config, ...)` makes the frame source, the store, the LED panel (mock pins shown in the
 terminal when the machine has no GPIO), speech and the terminal view, and returns a ready
-`device.service.Companion`.  `serve(companion)` runs it until SIGTERM/SIGINT or the end of a
-recording.  Hardware libraries stay inside their adapters; this module only chooses them.
+`device.service.Companion`; its games begin from ``--start`` (`Options.start`), else from the
+rendered game's start (the `render` source), else from ``[game] start``.  `serve(companion)`
+runs it until SIGTERM/SIGINT or the end of a recording.  Hardware libraries stay inside their
+adapters; this module only chooses them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from device.sources import open_source
 from device.speech import Announcer, open_speech
 from device.store import GameStore
 from device.terminal import TerminalView
+from rules.position import Position
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,7 @@ class Options:
     speech: bool | None = None         # overrides speech.enabled
     wav_dir: str | None = None         # speech into WAV files instead of the speaker
     mock_pins: bool = False            # LEDs on gpiozero's mock pins (shown in the terminal)
+    start: Position | None = None      # overrides game.start for this run (`run --start FEN`)
 
 
 def panel_for(config: Config, mock: bool) -> CounterPanel:
@@ -80,14 +84,19 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     view = TerminalView(out, err, leds=panel.text)
     corner = CORNER_OF_ORIENTATION.get(config.board.orientation)
     tags = dict(config.tags)
+    start = config.game.position
     if isinstance(source, RenderedSource):
         for key in ("Event", "White", "Black", "Site", "Date", "Round"):
             if key in source.game.tags:
                 tags[key] = source.game.tags[key]
+        start = source.game.start  # what the rendering shows (a PDN's FEN tag)
+    if options.start is not None:
+        start = options.start
     return Companion(source=source, store=store, tags=tags, panel=panel, announcer=announcer,
                      speaker=speaker, view=view, notifier=Notifier(),
                      still_s=config.vision.still_seconds, corner_46=corner,
-                     state_dir=database.parent, markers=config.board.markers)
+                     state_dir=database.parent, markers=config.board.markers, start=start,
+                     start_now=options.start is not None, config_path=config.path)
 
 
 def serve(companion: Companion, max_frames: int | None = None) -> threading.Event:

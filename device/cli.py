@@ -258,11 +258,14 @@ def _config(path: str | None, level: str | None = None) -> Config:
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from device.app import Options, build, serve
+    from device.config import start_position
 
     config = _config(args.config)
+    start = None if args.start is None else start_position(args.start, "--start")
     companion = build(config, Options(source=args.source, database=args.database,
                                       speech=False if args.no_speech else None,
-                                      wav_dir=args.wav_dir, mock_pins=args.mock_pins), out)
+                                      wav_dir=args.wav_dir, mock_pins=args.mock_pins,
+                                      start=start), out)
     try:
         serve(companion)
     finally:
@@ -345,7 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_replay)
     s = sub.add_parser("demo", help="the whole companion on a game replayed through rendered camera frames")
     _service_options(s)
-    s.add_argument("--pdn", help="render the first game of this PDN file (default: the bundled real game)")
+    s.add_argument("--pdn", help="render the first game of this PDN file (default: the bundled real game); "
+                                 "a game with a FEN tag is watched from that set-up position")
     s.add_argument("--fps", type=float, default=6.0, help="frames per second of the rendering (default 6)")
     s.add_argument("--seed", type=int, default=1, help="picks the camera pose and light (default 1)")
     s.add_argument("--out", default="frisian-demo.pdn", help="where the PDN is written (default ./frisian-demo.pdn)")
@@ -353,6 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_demo)
     s = sub.add_parser("run", help="the service: watch the board, keep the scoresheet, drive LEDs and speech")
     _service_options(s)
+    s.add_argument("--start", metavar="FEN",
+                   help="begin a new game from this set-up position (PDN FEN, e.g. W:W28,K35,40:B12,19,23); "
+                        "overrides game.start; a game in progress from another position is set aside unfinished")
     s.set_defaults(func=cmd_run)
     s = sub.add_parser("export", help="print stored games as PDN")
     s.add_argument("--config", help="the configuration file (for paths.database)")

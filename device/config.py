@@ -13,6 +13,7 @@ Sections and keys (see `config/default.toml` for what each means):
 
 - ``[camera]`` source, resolution, fps
 - ``[board]`` orientation, corners, markers
+- ``[game]`` start
 - ``[vision]`` still_seconds
 - ``[pins]`` white_counter, black_counter, seven_move_bar, button, long_press_seconds, active_high
 - ``[speech]`` enabled, language, announce_moves, rate, voice
@@ -20,7 +21,8 @@ Sections and keys (see `config/default.toml` for what each means):
 - ``[paths]`` database, pdn_folder
 - ``[logging]`` level
 
-This module reads and checks text only: it imports no hardware or imaging library.
+This module reads and checks text only: it imports no hardware or imaging library (the start
+position is checked by the rules core, `rules.Position`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from device.errors import ConfigError
+from rules.errors import FenError
+from rules.position import Position
 
 #: BCM GPIO numbers usable for LEDs and a button on a Raspberry Pi's 40-pin header.
 GPIO_PINS = range(2, 28)
@@ -113,6 +117,49 @@ class BoardConfig:
     markers: bool = False
 
 
+#: The start position of a normal game (``[game] start``'s default), as PDN FEN.
+START_FEN = Position.start().fen()
+
+
+def start_position(fen: str, key: str) -> Position:
+    """The position a game begins from, given as PDN FEN by ``key`` (a configuration key, or a
+    command-line flag starting with ``-``, named in the error).  Raises ValueError with one line
+    naming ``key`` and the fix: a text that is not FEN, a position without pieces of both sides
+    (the camera learns both sides' colours from it), or one where the side to move cannot move."""
+    shown = f"{key} {_toml(fen)}" if key.startswith("-") else f"{key} = {_toml(fen)}"
+    try:
+        position = Position.from_fen(fen)
+    except FenError as e:
+        problem = str(e).removeprefix(f"FEN {fen.strip()!r}: ")  # the FEN is shown already
+        raise ValueError(f"{shown} is not a position: {problem} (write it as PDN FEN, e.g. "
+                         "\"W:W28,K35,40:B12,19,23\": White to move, white men on 28 and 40 and "
+                         "a king on 35, black men on 12, 19 and 23)") from None
+    colours = {piece.color for piece in position.pieces().values()}
+    if len(colours) < 2:
+        raise ValueError(f"{shown} has pieces of one side only: a game needs pieces of both "
+                         "sides on the board")
+    if not position.legal_moves():
+        raise ValueError(f"{shown}: {position.turn} to move has no legal move, the game would be "
+                         "over before it began: check the side to move (W or B) and the squares")
+    return position
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    #: The position every new game begins from (PDN FEN): the normal start position, or a set-up
+    #: position (a problem, an adjourned game resumed on another board).
+    start: str = START_FEN
+
+    @property
+    def position(self) -> Position:
+        return Position.from_fen(self.start)
+
+    @property
+    def set_up(self) -> bool:
+        """The games begin from a set-up position, not the normal start position."""
+        return self.start != START_FEN
+
+
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
     #: How long the board must be still (no hand over it) before its position is read.
@@ -169,6 +216,7 @@ def _default_tags() -> dict[str, str]:
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
+    game: GameConfig = field(default_factory=GameConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
@@ -313,6 +361,18 @@ def _board(check: _Checker, t: dict[str, Any], d: BoardConfig) -> BoardConfig:
     return BoardConfig(orientation, corners, markers)
 
 
+def _game(check: _Checker, t: dict[str, Any], d: GameConfig) -> GameConfig:
+    t = _keys(check, "game", t, _names(GameConfig))
+    if "start" not in t:
+        return d
+    fen = check.string("game.start", t["start"])
+    try:
+        position = start_position(fen, "game.start")
+    except ValueError as e:
+        raise ConfigError(f"{check.where}: {e}") from None
+    return GameConfig(position.fen())
+
+
 def _vision(check: _Checker, t: dict[str, Any], d: VisionConfig) -> VisionConfig:
     t = _keys(check, "vision", t, _names(VisionConfig))
     return VisionConfig(
@@ -358,7 +418,10 @@ def _tags(check: _Checker, t: dict[str, Any], d: dict[str, str]) -> dict[str, st
     for key, value in t.items():
         if not _TAG_NAME.match(key):
             raise ConfigError(f"{check.where}: tags.{key} is not a PDN tag name: tag names start with a capital letter (Event, Site, Round, White, Black)")
-        if key in ("Result", "FEN", "SetUp", "GameType"):
+        if key in ("FEN", "SetUp"):
+            raise ConfigError(f"{check.where}: tags.{key} is set by the game itself: give a set-up "
+                              "start position as [game] start = \"FEN\" instead")
+        if key in ("Result", "GameType"):
             raise ConfigError(f"{check.where}: tags.{key} is set by the game itself: remove it from [tags]")
         out[key] = check.string(f"tags.{key}", value)
     return out
@@ -381,7 +444,7 @@ def _logging(check: _Checker, t: dict[str, Any], d: LoggingConfig) -> LoggingCon
     return LoggingConfig(check.choice("logging.level", t["level"], LOG_LEVELS, str.upper) if "level" in t else d.level)
 
 
-_SECTIONS = ("camera", "board", "vision", "pins", "speech", "tags", "paths", "logging")
+_SECTIONS = ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths", "logging")
 
 
 def config_from_dict(data: dict[str, Any], where: str = "configuration", base: Config | None = None) -> Config:
@@ -396,6 +459,7 @@ def config_from_dict(data: dict[str, Any], where: str = "configuration", base: C
     return Config(
         camera=_camera(check, data.get("camera", {}), base.camera),
         board=_board(check, data.get("board", {}), base.board),
+        game=_game(check, data.get("game", {}), base.game),
         vision=_vision(check, data.get("vision", {}), base.vision),
         pins=_pins(check, data.get("pins", {}), base.pins),
         speech=_speech(check, data.get("speech", {}), base.speech),

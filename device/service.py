@@ -12,6 +12,14 @@ vision on the start position (colours, orientation); the orientation is kept bes
 so that a resumed game needs no start position.  After a game ends, setting up the start position
 again starts the next game.
 
+Set-up positions: a game may begin from any position (``start``: the configuration's
+``[game] start`` or ``run --start FEN``); vision then calibrates on it, and it shows which way
+round the board stands unless it looks the same turned half round.  A board that shows another
+position than the start position is never taken for it, nor for a new game's set-up position
+(the colours it would teach vision do not tell the three kinds of dark square apart,
+`_kinds_apart`): the companion waits, and after `SET_UP_HINT_S` says once, at warning level,
+how to give a set-up position.
+
 Orientation: square 46's corner is configured (``board.orientation``), or given by markers, or
 learnt from the start position.  That looks the same turned half round with the sides swapped,
 so vision takes the lighter pieces for White's unless told otherwise.  When that convention was
@@ -21,6 +29,12 @@ calibration (`vision.pipeline.BoardWatcher.turn_half_round`), is judged turned, 
 told once.  The convention the session learnt this way (White's pieces are the darker ones here)
 holds for its next games; square 46's corner is learnt again for each game (the players may have
 changed sides).
+
+A board that does not fit the configured corner is followed, never recorded mirrored, and said
+once per game at warning level with the corner to configure: a set-up position shows its corner
+(learnt as with "auto"), the start position shows a corner a quarter turn off (square 46 on a
+light square; the convention then picks between the two that fit), and White's first move, as
+above, one a half turn off.
 
 `Companion.run` is the main loop: it notifies systemd (READY once the board is watched, WATCHDOG
 from each healthy pass of the loop, STOPPING at the end) and stops cleanly when ``stop`` is set
@@ -34,7 +48,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
@@ -46,6 +60,7 @@ from rules.events import Event, LookAgain
 from rules.game import Game
 from rules.matching import fits_a_move
 from rules.observation import Settled
+from rules.piece import Color, Piece
 from rules.position import Position
 
 log = logging.getLogger(__name__)
@@ -53,13 +68,63 @@ log = logging.getLogger(__name__)
 #: When the arbiter cannot decide a board, vision looks again this often, this long apart.
 LOOK_AGAIN_TIMES = 5
 LOOK_AGAIN_AFTER_S = 0.4
-#: A resumed game's or a set-up board that the camera sees but that does not show the game's
-#: position this long is read without calibration (with the orientation saved or configured).
+#: A resumed game's board that the camera sees but that does not show the game's position this
+#: long is read without calibration (with the orientation saved or configured).
 CALIBRATE_RESUMED_S = 10.0
+
+#: A board found that does not show the start position this long (set up from a problem, an
+#: adjourned game) is said once to show another position, with how to give a set-up one.
+SET_UP_HINT_S = 10.0
+#: A board taken for the position a new game begins from must tell its three kinds of dark
+#: square apart (empty, White's pieces, Black's): the least distance between the colours learnt
+#: for them at least this many times the widest spread of one kind's looks (`_kinds_apart`).
+#: Rendered under random light and sets (`tests.vision_helpers.drawn`): the start position gives
+#: 0.85 and more (199 boards), set-up endgames taken for it 0.58 and less (198); set-up endgames
+#: on their own frame 1.33 and more (108), the start position or another endgame taken for them
+#: 0.84 and less but for one (121 of 122; 3.0: a board of three pieces whose squares happened to
+#: hold pieces in the other).
+START_KINDS_APART = 0.6
+SET_UP_KINDS_APART = 1.0
+#: A kind's spread counts when it stands on this many squares or more: two pieces, one in a
+#: glare, are no measure of how far a kind's looks spread.
+SPREAD_SQUARES = 3
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
+
+
+def _kinds_apart(colours, board) -> float:
+    """How clearly the colours learnt from a calibration frame of ``board`` (square -> piece)
+    tell the three kinds of dark square apart: the least distance between the colours learnt
+    for empty squares, White's and Black's pieces, over the widest spread of the looks of one
+    kind standing on `SPREAD_SQUARES` squares or more.  A board showing another
+    position than the one calibrated on (an endgame taken for the start position) makes a kind
+    learn the colour most of its squares show, another kind's (White's twenty squares learn the
+    empty squares' colour), and the looks of what else stands there pass for its spread: the
+    colours collapse, the ratio is small.  (Vision reads the calibration frame by each cell's
+    own look, learnt from that frame, so the frame reads as the position calibrated on whatever
+    stands there: the check must come from the colours.)"""
+    import numpy as np
+
+    from vision.colours import distance
+
+    spread = getattr(colours, "class_spread", None)
+    if spread is None:
+        return float("inf")
+    kinds = [np.asarray(c, dtype=np.float64)
+             for c in (colours.dark_square, colours.white_piece, colours.black_piece)]
+    apart = min(float(distance(a, b)) for i, a in enumerate(kinds) for b in kinds[i + 1:])
+    white = sum(p.color is Color.WHITE for p in board.values())
+    squares = (50 - len(board), white, len(board) - white)  # in the colour model's class order
+    spreads = [float(np.linalg.norm(s)) for s, n in zip(spread, squares) if n >= SPREAD_SQUARES]
+    return apart / max(max(spreads, default=0.0), 1e-9)
+
+
+def _half_turn(board) -> dict:
+    """``board`` (square -> piece) turned half round with the sides swapped: what the camera
+    sees of it from the other side."""
+    return {51 - sq: Piece(p.color.other, p.king) for sq, p in board.items()}
 
 
 class Sink(Protocol):
@@ -86,10 +151,15 @@ class Companion:
                  panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
                  notifier: Notifier | None = None, still_s: float = 0.8,
                  corner_46: int | None = None, state_dir: str | Path | None = None,
-                 start: Position | None = None, markers: bool = False) -> None:
+                 start: Position | None = None, markers: bool = False,
+                 start_now: bool = False, config_path: str | None = None) -> None:
         """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
         through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks;
-        ``markers``: four ArUco markers lie beside the board's corners (`vision.markers`)."""
+        ``markers``: four ArUco markers lie beside the board's corners (`vision.markers`).
+        ``start``: the position new games begin from (default the start position);
+        ``start_now``: it was given for this run (``run --start``), so a game in progress from
+        another position is set aside unfinished rather than resumed (`open_game`);
+        ``config_path``: the configuration file, named in what the user is told to fix."""
         self.source = source
         self.store = store
         self.tags = dict(tags)
@@ -113,6 +183,8 @@ class Companion:
         self._retries = 0
         self.resumed = False
         self.start = start or Position.start()
+        self.start_now = start_now
+        self.config_path = config_path
         #: The convention for the start position's orientation: White's pieces are the lighter
         #: ones, until a game of this session shows otherwise (see the module docstring).
         self.white_is_lighter = True
@@ -123,10 +195,32 @@ class Companion:
     # -- games ----------------------------------------------------------------------------
 
     def open_game(self) -> None:
-        """Resume the game in progress from the store, or start a new one."""
+        """Resume the game in progress from the store, or start a new one.
+
+        A game in progress that began from another position than ``start`` (the configuration's
+        or the command line's) is resumed when it has moves, with a warning, unless ``start``
+        was given for this run (``start_now``: it is then set aside unfinished, result ``*``,
+        and a new game begins); one with no move yet begins from ``start`` instead (nothing
+        recorded changes)."""
         game_id = self.store.game_in_progress()
-        if game_id is not None:
-            game = Game.from_scoresheet(self.store.scoresheet(game_id))
+        game = Game.from_scoresheet(self.store.scoresheet(game_id)) if game_id is not None else None
+        if game is not None and game.start != self.start:
+            if game.ply == 0:
+                self.store.set_start(game_id, self.start.fen())
+                self._new_game(game_id)
+                self._new_watcher()
+                return
+            if self.start_now:
+                self.store.finish(game_id, "*", "unterminated")
+                self._note(f"Game {game_id} in progress ({game.ply} moves, begun from another "
+                           "position) is set aside unfinished: a new game begins from the "
+                           "position given by --start", logging.WARNING)
+                game = None
+            elif self.start != Position.start():
+                self._note(f"Game {game_id} in progress began from another position than the "
+                           f"configured start ([game] start in {self._config_name()}): it is "
+                           "resumed; the configured position is for new games", logging.WARNING)
+        if game is not None:
             self.game_id = game_id
             self.arbiter = Arbiter(game)
             self.resumed = True
@@ -137,14 +231,23 @@ class Companion:
             self._new_game()
         self._new_watcher()
 
-    def _new_game(self) -> None:
-        self.game_id = self.store.new_game(self.tags, self.start.fen())
+    def _new_game(self, game_id: int | None = None) -> None:
+        """A new game from ``start`` (``game_id``: the store's game, with no move yet, to use)."""
+        self.game_id = game_id if game_id is not None else self.store.new_game(self.tags,
+                                                                               self.start.fen())
         self.arbiter = Arbiter(Game(start=self.start, tags=dict(self.tags)))
         self.resumed = False
         for sink in (self.announcer, self.panel):
             if sink is not None and hasattr(sink, "reset"):
                 sink.reset()
-        self._note(f"New game {self.game_id}: set up the start position")
+        if self.start == Position.start():
+            self._note(f"New game {self.game_id}: set up the start position")
+        else:
+            self._note(f"New game {self.game_id} from a set-up position: set up "
+                       f"{self.start.fen()} ({self.start.turn} to move)")
+
+    def _config_name(self) -> str:
+        return self.config_path or "the configuration file"
 
     def _new_watcher(self, corner: int | None = None) -> None:
         from vision.markers import MarkerLayout
@@ -165,8 +268,11 @@ class Companion:
         from_start = not self.resumed and self.arbiter.game.start == Position.start()
         self._calibrated = False
         self._orientation_guessed = False  # until calibrated
+        # square 46's corner is the configuration's, no move has confirmed it yet
+        self._configured_unconfirmed = False
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
+        self._set_up_hinted = False
 
     def _saved_corner(self) -> tuple[int | None, bool]:
         """The saved corner of square 46 (None: none saved), and whether it was only the
@@ -217,31 +323,46 @@ class Companion:
         from vision.pipeline import CalibrationError
 
         board = self._calibrate_board
+        now = frame.time if frame.time is not None else time.monotonic()
         try:  # with markers the watcher takes square 46's corner from them
-            calibration = self.watcher.calibrate(frame.image, board=board)
+            calibration, guessed = self._calibration(frame.image, board)
         except (BoardNotFound, CalibrationError) as e:
-            now = frame.time if frame.time is not None else time.monotonic()
             if self._calibrate_since is None:
                 self._calibrate_since = now
-            if board is not None and isinstance(e, CalibrationError) \
+            waited = now - self._calibrate_since
+            if self.resumed and isinstance(e, CalibrationError) \
                     and self.watcher.config.corner_46 is not None \
-                    and now - self._calibrate_since >= CALIBRATE_RESUMED_S:
+                    and waited >= CALIBRATE_RESUMED_S:
                 # The board is there but does not show the game's position (pieces moved while
                 # the companion was off): read it as it is, the arbiter says what differs.
                 self._calibrated = True
                 self._note("The board does not show the game's position; reading it without "
                            f"calibration ({e})")
                 return
+            if not self.resumed and isinstance(e, CalibrationError) \
+                    and not self._set_up_hinted and waited >= SET_UP_HINT_S:
+                # A board found that is not (yet) the new game's position: another position is
+                # never taken for it; the players may mean one.
+                self._set_up_hinted = True
+                give = f"--start FEN, or [game] start = \"FEN\" in {self._config_name()}"
+                if board is None:
+                    self._note("Waiting for the start position: the board shows another "
+                               f"position. For a game from a set-up position, give it: {give}",
+                               logging.WARNING)
+                else:
+                    self._note(f"Waiting for the set-up position {self.start.fen()}: the board "
+                               "shows another position. Set it up, or give the position on the "
+                               f"board: {give}", logging.WARNING)
             if self.stats.frames % 50 == 1:
                 what = "the start position" if board is None else "the game's position"
                 log.info("waiting for %s: %s", what, e)
             return
         self._calibrated = True
         corner = calibration.orientation.corner_46
-        # No corner configured, saved or given by markers, and the start position: the
-        # orientation is the convention's (the watcher's corner_46 is set by any of the others).
-        self._orientation_guessed = self._saved_guess or (
-            board is None and self.watcher.config.corner_46 is None)
+        self._orientation_guessed = guessed
+        # the start position with square 46's corner configured: White's first move checks it
+        self._configured_unconfirmed = (board is None and self.configured_corner is not None
+                                        and corner == self.configured_corner)
         self._save_corner(corner, self._orientation_guessed)
         checked = "" if board is None else "; it shows the game's position"
         if self._orientation_guessed:
@@ -253,17 +374,92 @@ class Companion:
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
 
+    def _calibration(self, image, board):
+        """Calibrate the watcher on ``board`` (None: the start position) in ``image``: the
+        calibration, and whether square 46's corner is only the convention's guess.
+
+        A new game's board, the start position or a set-up one, must show its three kinds of
+        dark square apart (`_kinds_apart`): another position is never taken for it.  With square
+        46's corner configured, the board may show that it stands otherwise: a set-up or resumed
+        position that is not the same turned half round shows its corner (learnt as with
+        "auto"), and the start position shows a configured corner a quarter turn off (it lies
+        on a light square).  The board is then followed, and the user told to fix the
+        configuration (`_orientation_misfit`); a half turn off from the start position shows at
+        White's first move (`_oriented`)."""
+        from vision.locate import BoardNotFound
+        from vision.pipeline import BoardWatcher, CalibrationError
+
+        configured = self.configured_corner
+        expected = board if board is not None else Position.start().pieces()
+        by_board = None  # the watcher that learnt square 46's corner from the board
+        if configured is None or self.watcher.config.corner_46 != configured:
+            calibration = self.watcher.calibrate(image, board=board)
+        elif _half_turn(expected) == expected:
+            try:
+                calibration = self.watcher.calibrate(image, board=board)
+            except CalibrationError as e:
+                try:  # turned a quarter: the configured corner is a light square's
+                    by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
+                    calibration = by_board.calibrate(image, board=board)
+                except (BoardNotFound, CalibrationError):
+                    raise e from None
+        else:
+            try:
+                by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
+                calibration = by_board.calibrate(image, board=board)
+            except (BoardNotFound, CalibrationError):
+                by_board = None
+                calibration = self.watcher.calibrate(image, board=board)
+        if not self.resumed:  # a resumed game's board may differ: the arbiter says how
+            apart = _kinds_apart(calibration.colours, expected)
+            if apart < (START_KINDS_APART if board is None else SET_UP_KINDS_APART):
+                what = "start" if board is None else "set-up"
+                raise CalibrationError(
+                    f"the board does not show the {what} position: its empty squares and both "
+                    f"sides' pieces do not look apart where they stand in it ({apart:.2f} "
+                    "spreads apart)")
+        guessed = self._saved_guess
+        if by_board is None:
+            # no corner configured, saved or given by markers, and the start position: the
+            # orientation is the convention's (the watcher's corner_46 is set by any of those)
+            return calibration, guessed or (board is None and self.watcher.config.corner_46 is None)
+        corner = calibration.orientation.corner_46
+        by_board.config = replace(by_board.config, corner_46=corner)
+        self.watcher = by_board
+        if corner == configured:
+            return calibration, guessed
+        symmetric = _half_turn(expected) == expected
+        self._orientation_misfit(corner, symmetric)
+        return calibration, symmetric
+
+    def _orientation_misfit(self, corner: int, guessed: bool = False) -> None:
+        """Say, at warning level, that the board stands otherwise than configured (square 46 at
+        ``corner``, which ``guessed`` rests on the convention that White's pieces are the
+        lighter ones) and that it is followed."""
+        where = _CORNER_NAMES[corner]
+        also = (f" (taking the {self._lighter_or_darker()} pieces for White's; White's first "
+                "move will show it)") if guessed else ""
+        self._note(f"The board does not fit the configured orientation (square 46 at the "
+                   f"{_CORNER_NAMES[self.configured_corner]}): it fits with square 46 at the "
+                   f"{where}{also}. Following the board; fix it in {self._config_name()}: "
+                   f"board.orientation = \"{where}\"", logging.WARNING)
+
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"
 
     def _oriented(self, settled: Settled) -> Settled:
         """``settled`` as the game must read it: turned half round with the sides swapped, and
-        vision turned with it, when the orientation is the convention's guess, no move is
-        recorded yet in a game from the start position, and no legal move of White explains
-        the board as read but one explains it turned (White moves first, RULES.md).  Both or
-        neither explaining it tells nothing: the board goes to the arbiter as read."""
+        vision turned with it, when the orientation is the convention's guess or the
+        configuration's, no move is recorded yet in a game from the start position, and no
+        legal move of White explains the board as read but one explains it turned (White moves
+        first, RULES.md).  Both or neither explaining it tells nothing: the board goes to the
+        arbiter as read.  A configured corner found a half turn off is said at warning level
+        (`_orientation_misfit`)."""
         game = self.arbiter.game
-        if not self._orientation_guessed or game.ply != 0 or game.start != Position.start():
+        if game.ply != 0:
+            self._configured_unconfirmed = False  # a move confirmed it
+        unsure = self._orientation_guessed or self._configured_unconfirmed
+        if not unsure or game.ply != 0 or game.start != Position.start():
             return settled
         position = self.arbiter.position
         if fits_a_move(settled.observation, position):
@@ -272,10 +468,15 @@ class Companion:
         if not fits_a_move(turned.observation, position):
             return settled
         calibration = self.watcher.turn_half_round()
-        self.white_is_lighter = not self.white_is_lighter
-        self._orientation_guessed = False
         corner = calibration.orientation.corner_46
         self._save_corner(corner)
+        if self._configured_unconfirmed:
+            # square 46's corner was configured a half turn off: the board is followed
+            self._configured_unconfirmed = False
+            self._orientation_misfit(corner)
+            return turned
+        self.white_is_lighter = not self.white_is_lighter
+        self._orientation_guessed = False
         self._note(f"White's pieces are the {self._lighter_or_darker()} ones here: square 46 is "
                    f"at the {_CORNER_NAMES[corner]} of the picture")
         return turned

@@ -208,6 +208,16 @@ class GameStore:
         self.game(game_id)
         self._write([("UPDATE games SET tags = ? WHERE id = ?", (json.dumps(dict(tags), ensure_ascii=False), game_id))])
 
+    def set_start(self, game_id: int, start_fen: str | None) -> None:
+        """Let a game with no move recorded yet begin from another position (``None`` or the
+        standard start: the standard start).  Raises StoreError when it has moves."""
+        self.game(game_id)
+        if self.moves(game_id):
+            raise StoreError(f"game {game_id} has moves recorded: its start position stays")
+        if start_fen is not None and start_fen.strip() == Position.start().fen():
+            start_fen = None
+        self._write([("UPDATE games SET start_fen = ? WHERE id = ?", (start_fen, game_id))])
+
     def finish(self, game_id: int, result: str, termination: str | None = None, when: float | None = None) -> None:
         """End a game (by the rules, or resigned, agreed, the arbiter's decision)."""
         if result not in ("1-0", "0-1", "1/2-1/2", "*"):

@@ -59,6 +59,26 @@ def test_bad_input_gets_one_line_and_status_2(args):
     assert r.stderr.startswith("frisian-companion: error:")
 
 
+@pytest.mark.parametrize("args, config, says", [
+    (["--start", "W:W5:B20"], None,
+     '--start "W:W5:B20" is not a position: a white man on 5 stands on its far row'),
+    (["--start", "W:W31,32:B"], None, '--start "W:W31,32:B" has pieces of one side only'),
+    ([], '[game]\nstart = "W:W28:B23:X"\n', 'config.toml: game.start = "W:W28:B23:X" is not a position'),
+])
+def test_a_bad_start_position_gets_one_line_naming_the_flag_or_key(tmp_path, args, config, says):
+    """`run --start FEN` and [game] start: a position that is no FEN, or no game, stops before
+    anything is opened or stored."""
+    database = tmp_path / "g.sqlite3"
+    if config is not None:
+        (tmp_path / "config.toml").write_text(config)
+        args = ["--config", str(tmp_path / "config.toml"), *args]
+    r = run("run", "--database", str(database), "--mock-pins", "--no-speech", *args)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("frisian-companion: error: ") and says in r.stderr
+    assert not database.exists()
+
+
 def test_batch_error_names_the_line():
     r = run("moves", "--json", "-", stdin="W:W31-50:B1-20\nnonsense\n")
     assert r.returncode == 2 and "line 2" in r.stderr

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from device.config import (ConfigError, PinsConfig, SourceSpec, VisionConfig, config_from_dict,
-                           load_config, parse_source)
+from device.config import (ConfigError, GameConfig, PinsConfig, SourceSpec, VisionConfig,
+                           config_from_dict, load_config, parse_source)
 from device.store import GameStore
+from rules.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "config" / "default.toml"
@@ -35,7 +36,8 @@ def error_of(tmp_path: Path, text: str) -> str:
 def test_documented_default_file_equals_builtin_defaults():
     from_file = load_config(DEFAULT)
     defaults = load_config(None)
-    for section in ("camera", "board", "vision", "pins", "speech", "tags", "paths", "logging"):
+    for section in ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths",
+                    "logging"):
         assert getattr(from_file, section) == getattr(defaults, section), section
     assert from_file.path == str(DEFAULT)
 
@@ -112,6 +114,17 @@ def test_the_command_line_shows_the_warning_and_goes_on(tmp_path):
                                             "not a setting"))]
 
 
+def test_game_start_is_a_set_up_position_in_fen(tmp_path):
+    """[game] start: the normal start position by default (written with ranges in the
+    documented file), any position with pieces of both sides and a move to make otherwise."""
+    assert load_config(None).game == GameConfig() and not GameConfig().set_up
+    assert GameConfig().position == Position.start()
+    cfg = load_config(write(tmp_path, '[game]\nstart = " W:W28,K35,40:B12,19,23 "\n'))
+    assert cfg.game.set_up and cfg.game.start == "W:W28,K35,40:B12,19,23"
+    assert cfg.game.position == Position.from_fen("W:W28,K35,40:B12,19,23")
+    assert load_config(write(tmp_path, '[game]\nstart = "W:W31-50:B1-20"\n')).game == GameConfig()
+
+
 def test_button_zero_means_no_button(tmp_path):
     assert load_config(write(tmp_path, "[pins]\nbutton = 0\n")).pins.button is None
 
@@ -136,6 +149,13 @@ def test_button_zero_means_no_button(tmp_path):
     ("[board]\norientation = \"left\"\n", "board.orientation = \"left\" is not one of auto, top-left"),
     ("[board]\ncorners = [[1, 2], [3, 4]]\n", "board.corners = [[1, 2], [3, 4]] is not four corners"),
     ("[tags]\nResult = \"1-0\"\n", "tags.Result is set by the game itself"),
+    ("[tags]\nFEN = \"W:W28:B23\"\n", "tags.FEN is set by the game itself: give a set-up start position as [game] start"),
+    ("[game]\nstart = \"W:W5:B20\"\n", "game.start = \"W:W5:B20\" is not a position: a white man on 5 stands on its far row"),
+    ("[game]\nstart = \"nonsense\"\n", "game.start = \"nonsense\" is not a position: must start with the side to move, W or B (write it as PDN FEN, e.g."),
+    ("[game]\nstart = \"W:W31,32:B\"\n", "game.start = \"W:W31,32:B\" has pieces of one side only"),
+    ("[game]\nstart = \"B:W41,46,47:B36\"\n", "game.start = \"B:W41,46,47:B36\": black to move has no legal move"),
+    ("[game]\nstart = 5\n", "game.start = 5 is not text"),
+    ("[game]\nstrat = \"W:W28:B23\"\n", "unknown key game.strat: did you mean game.start?"),
     ("[tags]\nevent = \"x\"\n", "tags.event is not a PDN tag name"),
     ("[logging]\nlevel = \"LOUD\"\n", "logging.level = \"LOUD\" is not one of DEBUG, INFO, WARNING, ERROR"),
     ("[speach]\nenabled = true\n", "unknown section or key speach: did you mean [speech]?"),

@@ -1,7 +1,8 @@
 """Board orientation "auto" when White's pieces are the darker ones: the start position looks the
 same turned half round with the sides swapped, the convention (lighter pieces are White's) picks
 one, and White's first move shows whether it was right (device.service, vision.calibration,
-rules.observation, rules.matching)."""
+rules.observation, rules.matching).  A configured orientation the board does not fit (turned a
+half or a quarter round) is followed and warned about."""
 
 from __future__ import annotations
 
@@ -90,14 +91,58 @@ def test_white_with_the_lighter_pieces_is_read_as_before(tmp_path, light_frames,
     assert c.white_is_lighter is True
 
 
-def test_a_configured_corner_is_never_turned(tmp_path, dark_frames):
-    """The installer's corner stands even when the game disagrees: square 46 configured a half
-    turn away reads White's first move as Black's, and the arbiter says so."""
-    wrong = (dark_frames[0].corner_46 + 2) % 4
-    c, events = watch(tmp_path, dark_frames[:40], corner_46=wrong)
-    assert c.watcher.calibration.orientation.corner_46 == wrong
-    assert [e for e in events if isinstance(e, Irregularity)]
-    assert c.arbiter.game.move_texts() == []
+CORNERS = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+MISFIT = "The board does not fit the configured orientation"
+
+
+def misfits(caplog) -> list[str]:
+    """The warnings that the board does not fit the configured orientation."""
+    return [r.getMessage() for r in caplog.records
+            if MISFIT in r.getMessage() and r.levelno == logging.WARNING]
+
+
+def test_a_configured_corner_a_half_turn_off_is_followed_and_said(tmp_path, dark_frames, caplog):
+    """Square 46 configured a half turn away (the players sit the other way round): the start
+    position cannot show it, White's first move does (it reads as Black's, and only turned as
+    White's).  The board is followed, never recorded mirrored, and the warning names the
+    corner to configure, once."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    truth = dark_frames[0].corner_46
+    wrong = (truth + 2) % 4
+    c, events = watch(tmp_path, dark_frames, corner_46=wrong, config_path="/etc/box.toml")
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
+    assert c.watcher.calibration.orientation.corner_46 == truth
+    assert saved(tmp_path) == {"corner_46": truth}
+    assert misfits(caplog) == [
+        f"{MISFIT} (square 46 at the {CORNERS[wrong]}): it fits with square 46 at the "
+        f"{CORNERS[truth]}. Following the board; fix it in /etc/box.toml: "
+        f'board.orientation = "{CORNERS[truth]}"']
+    assert not [r for r in caplog.records if NOTE in r.getMessage()]  # no colour convention
+
+
+def test_a_configured_corner_a_quarter_turn_off_is_followed_and_said(tmp_path, light_frames,
+                                                                     caplog):
+    """Square 46 configured a quarter turn away lies on a light square: the start position
+    shows it at once.  The board is followed (which of the two dark corners, the convention
+    says until White's first move) and the warning names the corner, once."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    truth = light_frames[0].corner_46
+    wrong = (truth + 1) % 4
+    c, events = watch(tmp_path, light_frames, corner_46=wrong)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
+    assert c.watcher.calibration.orientation.corner_46 == truth
+    [said] = misfits(caplog)
+    assert said.startswith(f"{MISFIT} (square 46 at the {CORNERS[wrong]}): it fits with square "
+                           f"46 at the {CORNERS[truth]} (taking the lighter pieces for White's")
+    assert said.endswith(f'fix it in the configuration file: board.orientation = "{CORNERS[truth]}"')
+
+
+def test_a_configured_corner_that_fits_is_not_warned_about(tmp_path, light_frames, caplog):
+    caplog.set_level(logging.INFO, logger="device.service")
+    c, events = watch(tmp_path, light_frames[:40], corner_46=light_frames[0].corner_46)
+    assert c._calibrated and not misfits(caplog)
 
 
 def test_a_guess_saved_before_the_first_move_is_still_checked_after_a_restart(tmp_path,

@@ -1,0 +1,242 @@
+"""Games from a set-up position (a problem, an adjourned game resumed on another board): given by
+``run --start FEN`` or ``[game] start``, recorded from it with the PDN's SetUp and FEN tags; a
+set-up board is never taken for the start position (the companion waits and says how to give
+it), nor the start position for a set-up one; a set-up board shows a wrongly configured corner
+of square 46 (device.service, device.app, device.cli, device.store).  Rendered frames through the
+real pipeline."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import pytest
+
+import device.service as service
+from device.app import Options, build
+from device.config import config_from_dict
+from device.service import Companion
+from device.sources import Frame
+from device.store import GameStore
+from rules.arbiter import Arbiter
+from rules.events import Event, Irregularity
+from rules.observation import Observation, Settled
+from rules.pdn import read_file, read_games
+from rules.position import Position
+from renderer.render import Camera, Lighting, Style, game_frames
+from renderer.sequence import GameFrame
+
+from tests.conftest import DATA
+from tests.vision_helpers import moves_of
+
+ROOT = Path(__file__).resolve().parents[1]
+#: An endgame set up (self-play game 43 of tests/data): a black king and four men against four
+#: white men; not the same turned half round, so it shows which way round the board stands.
+SETUP_GAME = read_file(str(DATA / "selfplay.pdn"))[42].game
+SETUP = SETUP_GAME.start
+PLIES = 3
+TEXTS = SETUP_GAME.move_texts()[:PLIES]
+CAMERA = Camera(tilt_deg=22.0, yaw_deg=-8.0, distance_mm=880.0)
+HINT = "For a game from a set-up position, give it: --start FEN, or [game] start"
+
+
+def clean(**kw) -> dict:
+    """Clean settings for `game_frames` where the renderer has them (a still camera, the slow
+    pace): these tests are about positions, not about a shaking camera or quick play."""
+    params = inspect.signature(game_frames).parameters
+    if "behaviour" in params:
+        from renderer.sensor import CameraBehaviour
+        kw["behaviour"] = CameraBehaviour.still()
+    if "pace" in params:
+        from renderer.sequence import Pace
+        kw["pace"] = Pace.slow(1.0)
+    return kw
+
+
+def frames_of(start: Position, moves, still_s: float = 1.0) -> list[GameFrame]:
+    return list(game_frames(start, moves, fps=4, camera=CAMERA, style=Style(), lighting=Lighting(),
+                            seed=3, **clean(pause_s=still_s)))
+
+
+@pytest.fixture(scope="module")
+def setup_frames() -> list[GameFrame]:
+    return frames_of(SETUP, SETUP_GAME.moves[:PLIES])
+
+
+def watch(tmp_path: Path, frames: list[GameFrame], **kw) -> tuple[Companion, list[Event]]:
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  still_s=0.3, **kw)
+    c.open_game()
+    events: list[Event] = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    return c, events
+
+
+def said(caplog, text: str, level: int = logging.WARNING) -> list[str]:
+    return [r.getMessage() for r in caplog.records if text in r.getMessage() and r.levelno == level]
+
+
+def assert_recorded_from_the_set_up(pdn: str) -> None:
+    assert '[SetUp "1"]' in pdn and f'[FEN "{SETUP.fen()}"]' in pdn
+    [read] = list(read_games(pdn))
+    assert read.problem is None
+    assert read.game.start == SETUP and read.game.move_texts() == TEXTS
+
+
+# -- through the companion -----------------------------------------------------------------------
+
+def test_a_game_from_a_set_up_position_is_recorded_from_it(tmp_path, setup_frames, caplog):
+    caplog.set_level(logging.INFO, logger="device.service")
+    c, events = watch(tmp_path, setup_frames, start=SETUP)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == TEXTS
+    assert c.watcher.calibration.orientation.corner_46 == setup_frames[0].corner_46
+    assert said(caplog, f"from a set-up position: set up {SETUP.fen()}", logging.INFO)
+    assert_recorded_from_the_set_up(c.pdn())
+
+
+def test_a_set_up_board_is_never_taken_for_the_start_position(tmp_path, setup_frames, caplog,
+                                                              monkeypatch):
+    """Without the set-up position given, the companion waits for the start position (the
+    colours a set-up endgame would teach vision do not tell its kinds of square apart) and says
+    once, at warning level, how to give a set-up position; it records nothing."""
+    monkeypatch.setattr(service, "SET_UP_HINT_S", 2.0)
+    caplog.set_level(logging.INFO, logger="device.service")
+    c, events = watch(tmp_path, setup_frames[:24], config_path="/etc/box.toml")  # White moved
+    assert not c._calibrated and not said(caplog, "Board found", logging.INFO)
+    assert c.arbiter.game.move_texts() == [] and not events
+    assert said(caplog, "Waiting for the start position") == [
+        f"Waiting for the start position: the board shows another position. {HINT} = \"FEN\" "
+        "in /etc/box.toml"]
+    assert GameStore(tmp_path / "games.sqlite3").moves(c.game_id) == []
+
+
+def test_the_start_position_is_never_taken_for_a_set_up_one(tmp_path, caplog, monkeypatch):
+    """A set-up position given while the start position still stands: a set-up of few pieces
+    (self-play game 50's) learns its piece colours from the start position's men on its squares
+    and the empty squares' from the other men, and the frame, read by each square's own look,
+    reads as the set-up; the colours learnt do not tell the kinds of square apart."""
+    monkeypatch.setattr(service, "SET_UP_HINT_S", 2.0)
+    caplog.set_level(logging.INFO, logger="device.service")
+    setup = read_file(str(DATA / "selfplay.pdn"))[49].game.start
+    frames = frames_of(Position.start(), moves_of("32-28"), still_s=2.5)
+    c, events = watch(tmp_path, frames[:24], start=setup)  # White moved
+    assert not c._calibrated and c.arbiter.game.move_texts() == [] and not events
+    [hint] = said(caplog, "Waiting for the set-up position")
+    assert hint.startswith(f"Waiting for the set-up position {setup.fen()}: the board shows "
+                           "another position. Set it up, or give the position on the board")
+
+
+def test_a_set_up_board_shows_a_wrongly_configured_corner(tmp_path, setup_frames, caplog):
+    """Square 46 configured a half turn away: the set-up board shows where it is; the board is
+    followed, the game recorded right, and the warning names the corner to configure, once."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    names = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+    truth = setup_frames[0].corner_46
+    wrong = (truth + 2) % 4
+    c, events = watch(tmp_path, setup_frames, start=SETUP, corner_46=wrong)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == TEXTS
+    assert c.watcher.calibration.orientation.corner_46 == truth
+    assert said(caplog, "does not fit the configured orientation") == [
+        f"The board does not fit the configured orientation (square 46 at the {names[wrong]}): "
+        f"it fits with square 46 at the {names[truth]}. Following the board; fix it in the "
+        f'configuration file: board.orientation = "{names[truth]}"']
+
+
+# -- the game in progress when a start position is given ----------------------------------------
+
+def in_progress(tmp_path: Path, plies: int) -> int:
+    """A game from the start position left in progress in the store after ``plies`` moves."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    game_id = store.new_game({"Event": "old"}, Position.start().fen())
+    arbiter = Arbiter()
+    for text in ("32-28", "19-23")[:plies]:
+        after = arbiter.position.play(arbiter.position.parse_move(text))
+        for event in arbiter.observe(Settled(Observation.from_board(after.pieces()))):
+            store.record(game_id, event)
+    store.close()
+    return game_id
+
+
+def companion(tmp_path: Path, **kw) -> Companion:
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "new"},
+                  **kw)
+    c.open_game()
+    return c
+
+
+def test_a_game_in_progress_with_no_move_begins_from_the_position_given(tmp_path):
+    old = in_progress(tmp_path, 0)
+    c = companion(tmp_path, start=SETUP)
+    assert c.game_id == old and not c.resumed
+    assert c.store.game(old).start_fen == SETUP.fen() and c.arbiter.game.start == SETUP
+
+
+def test_start_given_for_the_run_sets_aside_a_game_in_progress(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="device.service")
+    old = in_progress(tmp_path, 2)
+    c = companion(tmp_path, start=SETUP, start_now=True)
+    assert c.game_id != old and not c.resumed and c.arbiter.game.start == SETUP
+    kept = c.store.game(old)
+    assert (kept.status, kept.result, kept.termination) == ("finished", "*", "unterminated")
+    assert [m.text for m in c.store.moves(old)] == ["32-28", "19-23"]  # nothing recorded lost
+    [note] = said(caplog, f"Game {old} in progress")
+    assert "set aside unfinished" in note and "--start" in note
+
+
+def test_the_configured_start_resumes_a_game_in_progress_from_another(tmp_path, caplog):
+    """A power cut in a game from the start position, with a set-up position configured: the
+    game is resumed (nothing is given up without being asked), and the warning says so."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    old = in_progress(tmp_path, 2)
+    c = companion(tmp_path, start=SETUP, config_path="/etc/box.toml")
+    assert c.game_id == old and c.resumed and c.arbiter.game.move_texts() == ["32-28", "19-23"]
+    [note] = said(caplog, f"Game {old} in progress")
+    assert "[game] start in /etc/box.toml" in note and "resumed" in note
+
+
+# -- the command line and the configuration ------------------------------------------------------
+
+def test_start_flag_overrides_the_configuration_for_one_run(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), cv2.imread(str(DATA / "real-boards" / "1.jpg")))
+    config = config_from_dict({"game": {"start": SETUP.fen()}, "speech": {"enabled": False}})
+    options = Options(source=f"folder:{frames}", database=str(tmp_path / "g.sqlite3"),
+                      mock_pins=True)
+    c = build(config, options)
+    assert c.start == SETUP and not c.start_now
+    other = Position.from_fen("W:W28,K35,40:B12,19,23")
+    c = build(config, replace(options, start=other))
+    assert c.start == other and c.start_now
+    assert build(config_from_dict({}), options).start == Position.start()
+
+
+def test_run_with_the_configured_start_records_the_set_up_game(tmp_path, setup_frames):
+    """`frisian-companion run` on the camera's frames of a game from a set-up position, given
+    by the configuration: `export` gives its PDN with the FEN."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for f in setup_frames:
+        cv2.imwrite(str(frames / f"{f.index:05d}.png"), f.image)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[game]\nstart = "{SETUP.fen()}"\n[camera]\nfps = 4\n'
+                      "[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n")
+    database = tmp_path / "games.sqlite3"
+    run = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config),
+                          "--database", str(database), "--mock-pins", "--source",
+                          f"folder:{frames}"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    export = subprocess.run([sys.executable, "-m", "device.cli", "export", "--database",
+                             str(database), "--game", "1"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60)
+    assert export.returncode == 0, export.stderr
+    assert_recorded_from_the_set_up(export.stdout)
