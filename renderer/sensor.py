@@ -119,13 +119,13 @@ class CameraBehaviour:
         return np.sqrt(self.shot_noise * g * s + (self.read_noise * g) ** 2)
 
     def start(self, width: int, height: int, fps: float, seed: int = 0, *,
-              exposure: float = 1.0, extra_noise: float = 0.0, min_blur: float = 0.0,
+              exposure: float = 1.0, min_noise: float = 0.0, min_blur: float = 0.0,
               jpeg_cap: int | None = None) -> "Sensor":
         """The camera running over one frame sequence of ``width`` x ``height`` pictures at
-        ``fps``; ``exposure`` is the scene's light (see `gain`); ``extra_noise`` (sigma, added in
-        quadrature), ``min_blur`` and ``jpeg_cap`` (the lower quality wins) fold a scene's own
+        ``fps``; ``exposure`` is the scene's light (see `gain`); ``min_noise`` (a sigma: the
+        larger wins), ``min_blur`` and ``jpeg_cap`` (the lower quality wins) fold a scene's own
         noise, blur and JPEG into the camera's so that none is applied twice."""
-        return Sensor(self, width, height, fps, seed, exposure, extra_noise, min_blur, jpeg_cap)
+        return Sensor(self, width, height, fps, seed, exposure, min_noise, min_blur, jpeg_cap)
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,12 +154,12 @@ class Sensor:
     from frame to frame).  Call `frame` once per picture, in order."""
 
     def __init__(self, behaviour: CameraBehaviour, width: int, height: int, fps: float, seed: int,
-                 exposure: float, extra_noise: float, min_blur: float, jpeg_cap: int | None) -> None:
+                 exposure: float, min_noise: float, min_blur: float, jpeg_cap: int | None) -> None:
         self.b = behaviour
         self.width, self.height, self.fps = width, height, fps
         self.rng = np.random.default_rng([seed, 0x5E45])
         self.exposure = exposure
-        self.extra_noise = extra_noise
+        self.min_noise = min_noise
         self.min_blur = min_blur
         q = [v for v in (behaviour.jpeg_quality, jpeg_cap) if v is not None]
         self.jpeg_quality = min(q) if q else None
@@ -232,7 +232,7 @@ class Sensor:
     def _sigma_table(self) -> np.ndarray:
         """256 int16s: a grey level -> the noise sigma there, in steps of 1 / `_SIGMA_UNIT`."""
         if self._sigma_lut is None:
-            sigma = np.sqrt(self.b.noise_sigma(np.arange(256.0), self.exposure) ** 2 + self.extra_noise ** 2)
+            sigma = np.maximum(self.b.noise_sigma(np.arange(256.0), self.exposure), self.min_noise)
             self._sigma_lut = np.clip(np.round(sigma * _SIGMA_UNIT), 0, 32000).astype(np.int16)
         return self._sigma_lut
 
@@ -258,7 +258,7 @@ class Sensor:
         if blur > 0.25:
             k = 2 * int(math.ceil(2.5 * blur)) + 1
             img = cv2.GaussianBlur(img, (k, k), blur)
-        if b.shot_noise > 0 or b.read_noise > 0 or self.extra_noise > 0:
+        if b.shot_noise > 0 or b.read_noise > 0 or self.min_noise > 0:
             sigma = cv2.LUT(img, self._sigma_table())
             bank = self._noise_bank()
             oy, ox = (int(v) for v in self.rng.integers(0, _BANK_MARGIN, 2))

@@ -319,7 +319,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     shake and roll, exposure and white-balance drift, noise growing in dim light, focus
     breathing, JPEG); by default a random real camera drawn from ``seed``;
     `CameraBehaviour.still()` gives clean frames, the scene as drawn.  With a behaviour, the
-    lighting's own noise, blur and JPEG fold into the camera's (added in quadrature, the larger
+    lighting's own noise, blur and JPEG fold into the camera's (the larger noise, the larger
     blur, the lower quality), so none is applied twice.
     """
     if hasattr(moves, "moves") and hasattr(moves, "positions"):
@@ -344,7 +344,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     scene_lighting = lighting
     if not behaviour.is_still:
         sensor = behaviour.start(camera.width, camera.height, fps, seed, exposure=lighting.exposure,
-                                 extra_noise=lighting.noise, min_blur=lighting.blur,
+                                 min_noise=lighting.noise, min_blur=lighting.blur,
                                  jpeg_cap=lighting.jpeg_quality)
         scene_lighting = replace(lighting, noise=0.0, blur=0.0, jpeg_quality=None)
     identity = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
