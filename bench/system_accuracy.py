@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from device.render_source import RenderedSource
@@ -64,12 +65,14 @@ class _SceneSource(RenderedSource):
     """The game's frames under a random scene: camera pose and lens, board and piece colours,
     light (three in ten rooms dim, exposure 0.6-0.75, besides `Lighting.random`'s dark ones),
     a real camera (`renderer.sensor.CameraBehaviour.random`: shake, drift, noise, focus, JPEG;
-    ``still_camera`` turns it off), camera bumps and hovering hands
-    (`device.render_source.RenderedSource` draws a club room; its reading, with the final
-    position kept in view, is the same)."""
+    ``still_camera`` turns it off), players at a random pace (`renderer.sequence.Pace.random`;
+    ``slow`` the old one), camera bumps and hovering hands (`device.render_source.RenderedSource`
+    draws a club room; its reading, with the final position kept in view, is the same).
+    ``played`` (positions and moves, an irregular move among them) and ``still_before`` replace
+    the game's own moves when given."""
 
     def __init__(self, game, seed: int, fps: float, still_camera: bool = False,
-                 slow: bool = False) -> None:
+                 slow: bool = False, played=None, still_before: dict | None = None) -> None:
         from renderer.sensor import CameraBehaviour
         from renderer.sequence import Pace
 
@@ -77,6 +80,8 @@ class _SceneSource(RenderedSource):
                          behaviour=CameraBehaviour.still() if still_camera else None,
                          pace=Pace.slow(1.0) if slow else None)
         self.name = f"game rendered with seed {seed}"
+        self.played = played
+        self.still_before = still_before
 
     def open(self) -> None:
         from dataclasses import replace
@@ -96,10 +101,17 @@ class _SceneSource(RenderedSource):
             lighting = replace(lighting, noise=0.0, jpeg_quality=None)
         self.lighting = lighting
         self.pace = self.players_pace()
-        self._frames = game_frames(self.game.start, self.game, fps=self.fps, camera=self.camera,
-                                   style=self.style, lighting=self.lighting, seed=self.seed,
-                                   jitter=0.3, touches=0.3, behaviour=self.behaviour,
-                                   pace=self.pace, end_s=self.end_s())
+        self._frames = game_frames(self.game.start, self.played or self.game, fps=self.fps,
+                                   camera=self.camera, style=self.style, lighting=self.lighting,
+                                   seed=self.seed, jitter=0.3, touches=0.3,
+                                   behaviour=self.behaviour, pace=self.pace, end_s=self.end_s(),
+                                   still_before=self.still_before)
+
+    def noise_sigma(self) -> float:
+        """The picture's noise (sigma, grey levels) at mid-grey in this scene's light."""
+        e = self.lighting.exposure
+        sigma = float(self.behaviour.noise_sigma(128.0 * e, e)) if not self.behaviour.is_still else 0.0
+        return max(sigma, self.lighting.noise)
 
 
 def _cut(game, max_plies: int):
@@ -113,17 +125,108 @@ def _cut(game, max_plies: int):
     return cut
 
 
+@dataclass
+class _Played:
+    """Boards and the hand's moves between them, for `renderer.sequence.game_frames` (as a
+    `rules.game.Game` gives them, but any boards: an irregular move and its taking back)."""
+
+    positions: list
+    moves: list
+
+
+#: Seconds the irregular board stands before it is taken back (the announcement is heard), and
+#: the board put right before the legal move is played.
+_IRREGULAR_S = 2.5
+_PUT_RIGHT_S = 1.5
+
+
+def _irregular_moves(position, next_move) -> list[tuple[str, object, dict]]:
+    """Irregular moves the player to move could make in ``position``, each as (the article it
+    breaks, the move the hand makes, the board after it): a step while a capture is compulsory
+    (Art. 10), a man moved backwards (Art. 27d), an opponent's man moved (Art. 27a); only those
+    `rules.irregularities.classify` names as such.  An own piece is moved only when it is the
+    piece ``next_move`` moves, or one that cannot move: touched, it must be played (Art. 15)."""
+    from rules.irregularities import classify
+    from rules.move import Move
+    from rules.squares import column, promotion_row, row, square_at
+
+    me = position.turn
+    board = position.pieces()
+    legal = position.legal_moves()
+    capture_due = bool(legal) and legal[0].is_capture
+
+    def steps(sq: int, up: bool) -> list[int]:
+        r = row(sq) + (-1 if up else 1)
+        return [t for dc in (-1, 1) if 0 <= r < 10 and 0 <= column(sq) + dc < 10
+                and (t := square_at(r, column(sq) + dc)) is not None and t not in board]
+
+    movable = {m.from_square for m in legal}
+    out = []
+    for sq, piece in board.items():
+        if piece.king or (piece.color is me and sq in movable and sq != next_move.from_square):
+            continue
+        white = piece.color.name == "WHITE"
+        far = set(promotion_row(white))
+        if piece.color is me:
+            wanted = [("Art. 27d", t) for t in steps(sq, up=not white)]
+            if capture_due:
+                wanted += [("Art. 10", t) for t in steps(sq, up=white) if t not in far]
+        else:
+            wanted = [("Art. 27a", t) for t in steps(sq, up=white) if t not in far]
+        for article, t in wanted:
+            after = dict(board)
+            after[t] = after.pop(sq)
+            finding = classify(position, after)
+            if finding is not None and finding.kind.article == article:
+                out.append((article, Move(sq, t, (sq, t)), after))
+    return out
+
+
+def _inject(game, rng):
+    """The game with one irregular move at a random ply, taken back by hand and the legal move
+    played: (what the hand plays, the stills before moves, the ply, the article it breaks), or
+    None when the game gives no chance."""
+    from rules.move import Move
+    from rules.position import Position
+
+    plies = [k for k in range(1, len(game.moves))
+             if _irregular_moves(game.positions[k], game.moves[k])]
+    if not plies:
+        return None
+    k = int(rng.choice(plies))
+    here = game.positions[k]
+    candidates = _irregular_moves(here, game.moves[k])
+    articles = sorted({a for a, _, _ in candidates})
+    article = articles[int(rng.integers(len(articles)))]
+    chosen = [c for c in candidates if c[0] == article]
+    _, move, after = chosen[int(rng.integers(len(chosen)))]
+    irregular = Position.setup(after, here.turn)  # the same player takes it back
+    back = Move(move.to_square, move.from_square, (move.to_square, move.from_square))
+    played = _Played(positions=[*game.positions[:k + 1], irregular, *game.positions[k:]],
+                     moves=[*game.moves[:k], move, back, *game.moves[k:]])
+    return played, {k + 1: _IRREGULAR_S, k + 2: _PUT_RIGHT_S}, k, article
+
+
+def _pace_name(pace) -> str:
+    return "quick" if pace.quick_play else ("slow" if not pace.clear_pauses else "normal")
+
+
 def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False,
-            still_camera: bool = False, slow: bool = False) -> dict:
+            still_camera: bool = False, slow: bool = False, inject: bool = False) -> dict:
     """One game through the companion; what it recorded and announced against the truth."""
     import cv2
+    import numpy as np
     from device.service import Companion
     from device.store import GameStore
-    from rules.events import (GameOver, Irregularity, LookAgain, MoveTakenBack, TouchMove)
+    from rules.events import (GameOver, Irregularity, IrregularityResolved, LookAgain,
+                              MoveTakenBack, TouchMove)
 
     cv2.setNumThreads(1)
     game = _cut(_games()[name], max_plies)
-    source = _SceneSource(game, seed, fps, still_camera=still_camera, slow=slow)
+    injected = _inject(game, np.random.default_rng([seed, 0x1227])) if inject else None
+    played, stills = (injected[0], injected[1]) if injected else (None, None)
+    source = _SceneSource(game, seed, fps, still_camera=still_camera, slow=slow, played=played,
+                          still_before=stills)
     source.open()
     first = source.read()
     # Square 46's corner is configured, as an installer does (`board.orientation`): the random
@@ -131,6 +234,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
     configured = None if auto else source.truth.corner_46
     t0 = time.time()
     events = []
+    settled_plies, resting, slid = set(), 0, set()
     with tempfile.TemporaryDirectory() as tmp:
         c = Companion(source=source, store=GameStore(Path(tmp) / "games.sqlite3"),
                       tags={"Event": "bench"}, still_s=0.5, corner_46=configured,
@@ -139,6 +243,10 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         frame = first
         frames = 0
         while frame is not None:
+            truth = source.truth
+            settled_plies.update([truth.ply] if truth.settled else [])
+            resting += truth.resting
+            slid.update([truth.ply] if truth.phase == "slide" else [])
             events.extend((frame.time, e) for e in c.process(frame))
             frames += 1
             frame = source.read()
@@ -152,6 +260,8 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
     counts = {k: sum(isinstance(e, cls) for _, e in events) for k, cls in kinds.items()}
     outcome = game.position.outcome()
     cam = source.camera
+    pace = source.pace
+    moves_made = len(played.moves) if played else len(game.moves)
     out = {
         "game": name, "seed": seed, "plies": len(want), "recorded": len(got), "plies_right": right,
         "exact": got == want, "frames": frames, "seconds": round(time.time() - t0, 1),
@@ -159,12 +269,49 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "tilt": round(cam.tilt_deg, 1), "result_due": outcome is not None,
         "result_right": outcome is not None and over == outcome,
         "gameover_events": sum(isinstance(e, GameOver) for _, e in events), **counts,
+        "shake_px": round(source.behaviour.shake_px, 2),
+        "exposure": round(source.lighting.exposure, 2),
+        "noise_sigma": round(source.noise_sigma(), 1),
+        "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
+        # what the players did: replies before the board was seen still, frames with a hand
+        # resting at the edge, moves slid
+        "early_replies": sum(1 for p in range(1, moves_made) if p not in settled_plies),
+        "resting_frames": resting, "slides": len(slid),
     }
+    if injected:
+        _, _, k, article = injected
+        named = [e for _, e in events if isinstance(e, Irregularity) and e.article == article]
+        out["injected"] = {"ply": k, "article": article, "named": bool(named),
+                           "resolved": any(isinstance(e, IrregularityResolved) for _, e in events)}
+    false_irregular = counts["irregularities"] - (1 if injected and out["injected"]["named"] else 0)
+    out["false_irregularities"] = false_irregular
     if not out["exact"] or any(counts.values()):
         out["first_difference"] = {"ply": right, "want": want[right:right + 3],
                                    "got": got[right:right + 3]}
         out["events"] = [f"{t:.1f}s {e}" for t, e in events
                          if isinstance(e, tuple(kinds.values()))][:8]
+    return out
+
+
+#: The summary's breakdown: bucket name -> whether a game's figures fall in it.
+BUCKETS = {
+    "shake<0.25px": lambda r: r["shake_px"] < 0.25,
+    "shake>=0.25px": lambda r: r["shake_px"] >= 0.25,
+    "dim": lambda r: r["exposure"] < 0.8,
+    "bright": lambda r: r["exposure"] >= 0.8,
+    "quick": lambda r: r["pace"] == "quick",
+    "normal": lambda r: r["pace"] != "quick",
+}
+
+
+def breakdown(results: list[dict]) -> dict:
+    """Games, games exact, plies and plies right per bucket of `BUCKETS`."""
+    out = {}
+    for bucket, inside in BUCKETS.items():
+        rs = [r for r in results if inside(r)]
+        out[bucket] = {"games": len(rs), "games_exact": sum(r["exact"] for r in rs),
+                       "plies": sum(r["plies"] for r in rs),
+                       "plies_right": sum(r["plies_right"] for r in rs)}
     return out
 
 
@@ -183,6 +330,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="a camera that neither shakes, drifts nor breathes (the scene's own noise and JPEG)")
     ap.add_argument("--slow-pace", action="store_true",
                     help="the old unhurried players: 1 s pauses, no early replies, no resting hands")
+    ap.add_argument("--inject", type=int, default=0, metavar="K",
+                    help="in K games, one irregular move at a random ply, taken back and the legal move played")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     import numpy as np
@@ -206,14 +355,19 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_one, n, s, args.fps, args.max_plies, args.auto_orientation,
-                               args.still_camera, args.slow_pace) for n, s in zip(names, seeds)]
+                               args.still_camera, args.slow_pace, i < args.inject)
+                   for i, (n, s) in enumerate(zip(names, seeds))]
         for fut in futures:
             r = fut.result()
             results.append(r)
-            print(f"{r['game']} (seed {r['seed']}, tilt {r['tilt']}): {r['plies_right']}/{r['plies']}"
+            inj = r.get("injected")
+            note = "" if inj is None else \
+                f", injected {inj['article']} at ply {inj['ply']}: {'named' if inj['named'] else 'NOT NAMED'}"
+            print(f"{r['game']} (seed {r['seed']}, tilt {r['tilt']}, shake {r['shake_px']} px, "
+                  f"exposure {r['exposure']}, {r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}, irregularities "
-                  f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']},"
-                  f" {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
+                  f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
+                  f"{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
                   file=sys.stderr)
     plies = sum(r["plies"] for r in results)
     due = [r for r in results if r["result_due"]]
@@ -222,12 +376,16 @@ def main(argv: list[str] | None = None) -> None:
         "games_exact": sum(r["exact"] for r in results),
         "plies": plies,
         "plies_right": sum(r["plies_right"] for r in results),
-        "false_irregularities": sum(r["irregularities"] for r in results),
+        "false_irregularities": sum(r["false_irregularities"] for r in results),
+        "injected": sum("injected" in r for r in results),
+        "injected_named": sum(r["injected"]["named"] for r in results if "injected" in r),
+        "injected_exact": sum(r["exact"] for r in results if "injected" in r),
         "false_touch_moves": sum(r["touch_moves"] for r in results),
         "false_take_backs": sum(r["take_backs"] for r in results),
         "look_agains": sum(r["look_agains"] for r in results),
         "results_due": len(due), "results_right": sum(r["result_right"] for r in due),
         "frames": sum(r["frames"] for r in results),
+        "by": breakdown(results),
         "problems": [r for r in results if "first_difference" in r],
         "seconds": round(time.time() - t0, 1),
     }

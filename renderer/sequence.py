@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -301,7 +301,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 seed: int = 0, pause_s: float | None = None, hands: bool = True, jitter: float = 0.0,
                 touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None,
                 behaviour: CameraBehaviour | None = None, end_s: float | None = None,
-                pace: Pace | None = None) -> Iterator[GameFrame]:
+                pace: Pace | None = None, still_before: Mapping[int, float] | None = None
+                ) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
     ``pace``: how quickly the players play and their habits (`Pace`: pauses, early replies,
@@ -313,7 +314,9 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     while the board is still; ``touches``: the chance per move that the hand first hovers over
     another piece; ``put_backs``: the chance per move that the mover first lifts another of its
     pieces and puts it back on its own square (the touch-move case, Art. 15: the truth's
-    ``lifted`` then starts with it).  A `Renderer` may be shared.
+    ``lifted`` then starts with it); ``still_before``: move index -> seconds the board stays
+    still before that move, whatever the pace (say, while an arbiter's announcement is heard).
+    A `Renderer` may be shared.
 
     ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
     shake and roll, exposure and white-balance drift, noise growing in dim light, focus
@@ -433,8 +436,11 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         pos = positions[ply]
         after = positions[ply + 1]
         pause = pace.pause(rng)
-        early = (ply > 0 and resting_hand is None and leave_frames > 0 and pace.early_reply > 0
-                 and rng.random() < pace.early_reply)
+        held = still_before is not None and ply in still_before
+        if held:
+            pause = float(still_before[ply])  # type: ignore[index]
+        early = (not held and ply > 0 and resting_hand is None and leave_frames > 0
+                 and pace.early_reply > 0 and rng.random() < pace.early_reply)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)
         if early and hands and piece is not None:

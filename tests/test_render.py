@@ -406,3 +406,13 @@ def test_the_default_pace_is_drawn_from_a_family_with_quick_play() -> None:
     assert any(p.quick_play for p in paces) and not all(p.quick_play for p in paces)
     assert all(p.pause_s[1] <= 1.2 for p in paces)
     assert not Pace.slow().quick_play and Pace.slow().early_reply == 0 and Pace.slow().rest == 0
+
+
+def test_still_before_holds_the_board_still_whatever_the_pace() -> None:
+    game = _game(*GAME[:3])
+    quick = replace(Pace.quick(), early_reply=1.0, rest=0.0)
+    frames = list(game_frames(game.start, game, fps=10, seed=4, pace=quick, behaviour=STILL,
+                              still_before={1: 2.0}))
+    gaps = _clear_stretches(frames)
+    assert gaps[0] >= 2.0 - 1e-9  # before move 1: held, no early reply
+    assert sum(f.settled for f in frames if f.ply == 1) >= 19
