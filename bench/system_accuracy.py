@@ -237,7 +237,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
     settled_plies, resting, slid = set(), 0, set()
     with tempfile.TemporaryDirectory() as tmp:
         c = Companion(source=source, store=GameStore(Path(tmp) / "games.sqlite3"),
-                      tags={"Event": "bench"}, still_s=0.5, corner_46=configured,
+                      tags={"Event": "bench"}, corner_46=configured,
                       start=game.start)
         c.open_game()
         frame = first

@@ -162,8 +162,9 @@ class GameConfig:
 
 @dataclass(frozen=True, slots=True)
 class VisionConfig:
-    #: How long the board must be still (no hand over it) before its position is read.
-    still_seconds: float = 0.8
+    #: How long the board must be still (no hand over it) before its position is read (the
+    #: default suits every pace: `vision.motion` tells a hand by what it is, not by waiting).
+    still_seconds: float = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +377,7 @@ def _game(check: _Checker, t: dict[str, Any], d: GameConfig) -> GameConfig:
 def _vision(check: _Checker, t: dict[str, Any], d: VisionConfig) -> VisionConfig:
     t = _keys(check, "vision", t, _names(VisionConfig))
     return VisionConfig(
-        still_seconds=check.number("vision.still_seconds", t["still_seconds"], 0.1, 10) if "still_seconds" in t else d.still_seconds,
+        still_seconds=check.number("vision.still_seconds", t["still_seconds"], 0.05, 10) if "still_seconds" in t else d.still_seconds,
     )
 
 

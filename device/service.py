@@ -149,7 +149,7 @@ class Companion:
 
     def __init__(self, *, source: FrameSource, store: GameStore, tags: dict[str, str],
                  panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
-                 notifier: Notifier | None = None, still_s: float = 0.8,
+                 notifier: Notifier | None = None, still_s: float = 0.15,
                  corner_46: int | None = None, state_dir: str | Path | None = None,
                  start: Position | None = None, markers: bool = False,
                  start_now: bool = False, config_path: str | None = None) -> None:

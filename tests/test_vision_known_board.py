@@ -83,18 +83,18 @@ def king_moves_settled(renderer, moves: list[str], tilt: float, yaw: float, seed
     frames = game_frames(game.start, game, fps=10, camera=cam, style=Style(), lighting=light,
                          seed=seed, pause_s=2.0, renderer=renderer)
     first = next(frames)
-    watcher = BoardWatcher(WatchConfig(still_s=0.3, corner_46=first.corner_46))
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image, board=game.start.pieces())
     settled, hand_left = [], {}
     last_hand = None
     for f in frames:
-        if f.hand:
+        if f.occluded:  # a hand over squares (one resting beside the board covers none)
             last_hand = f.time
         elif last_hand is not None and f.ply not in hand_left:
             hand_left[f.ply] = f.time
         s = watcher.feed(f.image, f.time)
         if s is not None:
-            settled.append((f.ply, f.time, s, f.hand))
+            settled.append((f.ply, f.time, s, bool(f.occluded)))
     boards = [s.observation.board() for _, _, s, _ in settled]
     assert [b for b in boards if b] == [p.pieces() for p in game.positions[1:]]
     return settled, hand_left

@@ -141,7 +141,7 @@ def test_a_board_or_camera_moved_under_a_hand_is_followed_at_once():
         frames.append((r, i / 10.0))
     moved = find_markers(frames[-1][0].image, LAYOUT)
     assert moved.shift_from(find_markers(frames[0][0].image, LAYOUT)) > 0.3
-    watcher = BoardWatcher(WatchConfig(still_s=0.2, markers=LAYOUT))
+    watcher = BoardWatcher(WatchConfig(markers=LAYOUT))
     watcher.calibrate(frames[0][0].image)
     settled = [(t, s) for r, t in frames if (s := watcher.feed(r.image, t)) is not None]
     hand_left = 1.2
@@ -164,7 +164,7 @@ def game_run():
                               style=replace(Style.real_photos(), markers=LAYOUT),
                               lighting=Lighting(noise=2.0), seed=7, pause_s=0.8,
                               renderer=RENDERER))
-    watcher = BoardWatcher(WatchConfig(still_s=0.2, markers=LAYOUT))
+    watcher = BoardWatcher(WatchConfig(markers=LAYOUT))
     watcher.calibrate(frames[0].image)
     out = [(f, s) for f in frames if (s := watcher.feed(f.image, f.time)) is not None]
     return moves, frames, out, watcher
@@ -174,9 +174,10 @@ def test_a_watcher_with_markers_reads_a_game(game_run):
     moves, frames, out, watcher = game_run
     assert len(out) == len(moves)
     for f, s in out:
-        assert not f.hand
+        assert not f.occluded
         assert s.observation.board() == f.pieces
-        assert s.lifted == f.lifted
+        # (the order of a capture's squares follows what the hand let the camera see first)
+        assert set(s.lifted) == set(f.lifted)
     # the watcher took square 46's corner from the markers
     assert watcher.config.corner_46 == frames[0].corner_46
 

@@ -47,7 +47,7 @@ from vision.locate import BoardLocation, warp
 
 #: Pixels per square of the motion view.
 MOTION_PX = 8
-_RING = 1
+_RING = 2
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,14 @@ class MotionConfig:
     border and covers ``hand_share`` of a square inside the playing area is a hand;
     ``intrusion_share`` of a side of the ring differing means that side changed (all four: the
     camera or the board moved); ``corner_points`` neighbouring grid points (of 121) differing
-    from the still board mean a hand over the board; ``still_s`` seconds without any of them
-    means settled."""
+    from the still board mean a hand over the board (the watcher's ``still_s`` without any of
+    them means settled, `vision.pipeline.WatchConfig`)."""
 
     pixel_delta: float = 18.0
-    motion_share: float = 0.004
+    motion_share: float = 0.0015
     hand_share: float = 0.3
     intrusion_share: float = 0.01
     corner_points: int = 3
-    still_s: float = 0.2
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,6 +85,7 @@ class MotionSample:
     hand_mask: np.ndarray | None = None  # (10, 10) cells a hand covers (share of a cell > 0.2)
     beside: bool = False  # a region from the table covers part of the ring (a hand beside the board)
     from_table: np.ndarray | None = None  # the view's pixels of regions reaching in from the table
+    beside_change: bool = False  # a hand beside the board within `_NEAR` squares of a change
 
     @property
     def hand(self) -> bool:
@@ -244,6 +244,22 @@ def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np
     return hands[labels] & diff, beside, table
 
 
+#: A hand beside the board this close (squares) to a square that changed may hold its piece.
+_NEAR = 1.5
+
+
+def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
+    """Whether the regions from the table lie within `_NEAR` squares of a square whose look
+    changed since the still board (not one they cover themselves): a hand beside the board that
+    may hold the piece just lifted off it, rather than one resting after the move."""
+    w = _RING * MOTION_PX
+    own = table[w:-w, w:-w].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)) > 0.1
+    k = 2 * int(_NEAR * MOTION_PX) + 1
+    near = cv2.dilate(table.astype(np.uint8), np.ones((k, k), np.uint8))[w:-w, w:-w]
+    near = near.reshape(10, MOTION_PX, 10, MOTION_PX).max(axis=(1, 3)) > 0
+    return bool(np.any(near & ~own & (changed > 0.3)))
+
+
 def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
             config: MotionConfig) -> MotionSample:
     """Motion against ``previous``, and a hand, covered corners and the ring's change against
@@ -291,4 +307,4 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
                         None if moved is None else moved.astype(bool), ring_outer, ring_share,
-                        hand_cells, beside, table)
+                        hand_cells, beside, table, beside and _near_change(table, changed))

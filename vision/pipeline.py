@@ -87,7 +87,7 @@ class WatchConfig:
     area); and when ``corner_46`` is not configured the markers give it, so the orientation needs
     no convention about which pieces are lighter."""
 
-    still_s: float = 0.2
+    still_s: float = 0.15
     corner_46: int | None = None
     white_is_lighter: bool = True
     man_height: float | None = None
@@ -346,7 +346,8 @@ class BoardWatcher:
         sample = measure(view, self._prev, self._still, cfg)
         self._prev = view
         moving = sample.motion > cfg.motion_share
-        intruding = sample.hand or sample.beside or sample.corners_changed >= cfg.corner_points
+        intruding = (sample.hand or sample.beside_change
+                     or sample.corners_changed >= cfg.corner_points)
         self._sample = sample
         if intruding and not moving:
             # A "hand" that has not moved at all for a while is part of the scene: grid corners
@@ -354,8 +355,9 @@ class BoardWatcher:
             # `static_explained_s`; a still region reaching in from the table over squares (a
             # hand at rest, or the light changed) or corners the pieces do not explain, after
             # longer: it is taken as the still view.  A hand beside the board, over no square,
-            # holds the board up for `static_beside_s` (it may hold a piece just lifted off),
-            # then no more, and never becomes part of the still view.  (A hand pauses too: at
+            # next to a square that changed holds the board up for `static_beside_s` (it may
+            # hold a piece just lifted off), then no more; elsewhere (at rest after the move)
+            # not at all; and it never becomes part of the still view.  (A hand pauses too: at
             # the turn of a multiple capture, or holding a piece it carries; the moved pieces
             # may then explain what it covers.)
             over = sample.hand or sample.corners_changed >= cfg.corner_points
