@@ -231,20 +231,22 @@ class Companion:
             self._new_game()
         self._new_watcher()
 
-    def _new_game(self, game_id: int | None = None) -> None:
-        """A new game from ``start`` (``game_id``: the store's game, with no move yet, to use)."""
+    def _new_game(self, game_id: int | None = None, start: Position | None = None) -> None:
+        """A new game from ``start`` (default: the configured one; ``game_id``: the store's
+        game, with no move yet, to use)."""
+        start = start or self.start
         self.game_id = game_id if game_id is not None else self.store.new_game(self.tags,
-                                                                               self.start.fen())
-        self.arbiter = Arbiter(Game(start=self.start, tags=dict(self.tags)))
+                                                                               start.fen())
+        self.arbiter = Arbiter(Game(start=start, tags=dict(self.tags)))
         self.resumed = False
         for sink in (self.announcer, self.panel):
             if sink is not None and hasattr(sink, "reset"):
                 sink.reset()
-        if self.start == Position.start():
+        if start == Position.start():
             self._note(f"New game {self.game_id}: set up the start position")
         else:
             self._note(f"New game {self.game_id} from a set-up position: set up "
-                       f"{self.start.fen()} ({self.start.turn} to move)")
+                       f"{start.fen()} ({start.turn} to move)")
 
     def _config_name(self) -> str:
         return self.config_path or "the configuration file"
@@ -484,10 +486,14 @@ class Companion:
     def _judge(self, settled: Settled, now: float) -> list[Event]:
         arbiter = self.arbiter
         if arbiter.over is not None:
-            if settled.observation.board() == Position.start().pieces():
-                self.start = Position.start()
-                self._new_game()
-                self._new_watcher()
+            # the next game begins when the board shows the configured start (a set-up
+            # position's, or the start position) or the start position
+            board = settled.observation.board()
+            for start in dict.fromkeys((self.start, Position.start())):
+                if board == start.pieces():
+                    self._new_game(start=start)
+                    self._new_watcher()
+                    break
             return []
         events = self._observe(settled)
         unclear = [e for e in events if isinstance(e, LookAgain)]
