@@ -11,9 +11,15 @@ against the boards the game allows (`rules.matching`):
 - while an irregular move is open: the irregular board itself (still open), or a move of the
   opponent from it, after which the irregular move stands (Art. 27, rule IV) and is recorded with
   a comment; the board as it was before (taken back) or a legal move instead resolve it;
-- a board several plies on by legal play (`Arbiter._recover`): a quick reply, a board misread
-  once (an irregularity opened for nothing) or put right unseen; the moves are recorded;
-- anything else is named by `rules.irregularities` with its article and remedy.
+- the board before the last recorded move, before the opponent replied: the move was undone by
+  hand, and is taken back (`MoveTakenBack`; Art. 15, 16 on the scoresheet);
+- a board several plies on by legal play (`Arbiter._recover`): a quick reply, plies missed in
+  quick play, a board misread once (an irregularity opened for nothing) or put right unseen;
+  every still reading since the last recorded move is evidence, and the moves are recorded as
+  soon as the readings explain them;
+- anything else is named by `rules.irregularities` with its article and remedy, after the moves
+  that lead to it when only an irregular act on top of them explains the board; once: while the
+  board stays unexplained in the same way, or goes on from it, nothing is said again.
 
 A reading that is unclear (no candidate far better than the others, or the squares that differ
 read with too little confidence) gets `LookAgain`: the arbiter never guesses.
@@ -30,8 +36,9 @@ The arbiter does no I/O; its answers are events (`rules.events`).
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules import movegen
 from rules.errors import FenError
@@ -40,7 +47,7 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
-from rules.lines import Line, Root, SureKinds, legal_lines
+from rules.lines import Line, Root, Searches, SureKinds, Trail
 from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
 from rules.observation import Observation, Settled
@@ -61,23 +68,48 @@ TERMINATION_ARTICLE = {
     Termination.ARBITER: "Art. 26",
 }
 
-#: The most plies recovery by legal play (`Arbiter._recover`) looks ahead.  A board misread once
-#: is followed by one seen two plies on; a second board missed (a hand over it, another misreading)
-#: makes three, and four allows one more.  Deeper is hardly worth it: from three plies on, two
-#: moves of one side by different pieces can be swapped and give the same board, so a quiet line
-#: can less and less be told from its transpositions (which are never guessed), while every ply
-#: multiplies the search by the branching (about 10).
-RECOVERY_PLIES = 4
+#: The most plies recovery by legal play (`Arbiter._recover`) looks ahead from one still board
+#: to the next: quick play with a real camera often lets three plies or more pass between two
+#: still boards, and after a gap of up to six missed plies the record must catch up.  A longer
+#: line passes still boards seen on the way, each stretch at most this long.  From three plies
+#: on, two moves of one side by different pieces can be swapped and give the same board, so a
+#: quiet line can less and less be told from its transpositions (never guessed) without a board
+#: seen on the way, and every ply multiplies the search by the branching (about 10).  Eight
+#: plies from one board cost some ten times six (``python -m bench.arbiter --recovery``, on a
+#: desktop core: boards of the test games six plies on, or with one piece misread, 5-6 ms on
+#: average, 0.03-0.06 s for one board in a hundred, at most 0.25 s; eight plies on, 45-55 ms on
+#: average, 0.35-0.5 s for one in a hundred, up to 1.2 s), and every board that fits nothing (a
+#: misreading) is searched to the end.
+RECOVERY_PLIES = 6
+#: A still board is taken to be at most this many plies on from the last one that fitted (a
+#: quick reply), one more for each board seen in between that fitted nothing (misread, a hand
+#: half over the board, put right since).  Such a line is recorded at once; a longer one only
+#: with more readings that fit it (`PLIES_PER_READING`).
+QUICK_PLIES = 2
 #: Recovery is tried only on a board read clearly: at most this many squares whose kind (empty,
 #: white, black) is read unsurely.  Each such square also loosens the search's pruning by one
-#: square (`legal_lines`), so this bounds its cost too.
+#: square (`legal_lines`), so this bounds its cost too.  A reading with more is no evidence.
 RECOVERY_UNSURE = 3
-#: Recovery gives up, and records nothing, after this long.  The costliest middle game and king
-#: endgame found are searched to four plies in about 45 ms on a desktop core (``python -m
-#: tests.test_arbiter_recovery``; a Raspberry Pi, some 3-5 times slower, not measured yet); only
-#: boards with many kings able to capture take longer (the move generator follows every capture
-#: route), and there giving up is safe: the irregularity stays open.
+#: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
+#: the test games six plies on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see
+#: `RECOVERY_PLIES`; a Raspberry Pi, some 3-5 times slower, not measured yet); only boards with
+#: many kings and squares read unsurely take longer (0.45 s), and there giving up is safe: the
+#: irregularity stays open, and a search out of time is not done again for the same board.
 RECOVERY_SECONDS = 0.5
+#: The still readings kept since the last recorded move (the oldest go first).
+RECOVERY_READINGS = 32
+#: An irregular act on top of a line of legal moves (a quick reply, then a man moved backwards)
+#: changes at most this many squares of the board the line leaves; such a board is named by its
+#: article after recording the line (`Arbiter._near`).
+NEAR_SLACK = 2
+#: A line with longer gaps than `QUICK_PLIES` allows needs one reading that fits it, and one
+#: more for every this many plies of gap beyond the allowance (`_supported`): a gap of six plies
+#: seen on one board is recorded on its third reading, four plies on its second.
+PLIES_PER_READING = 2
+#: Why the arbiter looks again at a board that a long line of legal moves explains.
+LONG_LINE = "the board may be several moves on: looking again to be sure"
+#: The scoresheet's comment after moves recorded from a board several plies on.
+CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
 #: How an open irregularity is resolved when the board went on from the recorded position.
 RECOVERED = "the board went on by legal moves: it was misread or put right"
 
@@ -102,9 +134,9 @@ class Pending:
 @dataclass
 class Arbiter:
     """Judges a game from settled observations of the board.  ``game`` is the scoresheet so far.
-    ``unfit`` counts the boards seen since the last recorded move that fitted no legal move (each
-    opened or replaced an irregularity or a touch-move breach): `_recover` allows a line one ply
-    longer for each."""
+    ``seen`` keeps the still readings since the last recorded move (or the board read as it
+    stands), every one evidence for `_recover`; ``pending_at`` is the one that showed the open
+    irregular board."""
 
     game: Game = field(default_factory=Game)
     pending: Pending | None = None
@@ -112,7 +144,12 @@ class Arbiter:
     uncrowned: int | None = None
     over: Outcome | None = None
     hinted: set[str] = field(default_factory=set)
-    unfit: int = 0
+    seen: list[Observation] = field(default_factory=list)
+    pending_at: int = -1
+    searches: Searches = field(default_factory=Searches, repr=False)
+    _kinds: list[SureKinds | None] = field(default_factory=list, repr=False)  # of `seen`, when asked
+    _acts: dict[tuple, bool] = field(default_factory=dict, repr=False)  # `_single_act`, kept
+    _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -144,6 +181,7 @@ class Arbiter:
             return ()
         obs = settled.observation
         when = settled.time if settled.time is not None else obs.time
+        self._keep(obs)
         position = self.position
         base = self._physical(position)
         scorer = Scorer(obs, base)
@@ -153,6 +191,9 @@ class Arbiter:
         if self.uncrowned is not None:
             p = base[self.uncrowned]
             candidates.append(Candidate(("crowned",), {self.uncrowned: Piece(p.color, True)}))
+        back = self._before_last()
+        if back is not None:
+            candidates.append(Candidate(("back",), changes_between(base, back)))
         successors = position.successors()
         for i, (move, after) in enumerate(successors):
             candidates.extend(self._move_candidates(("move", i), position, move, after, base))
@@ -174,6 +215,7 @@ class Arbiter:
             if decision.explained:
                 return (LookAgain(self.game.ply, when, "the reading fits more than one board",
                                   decision.doubt),)
+            self._untold = ()
             recovered = self._recover(obs, scorer, base, when)
             if recovered is not None:
                 return recovered
@@ -182,12 +224,15 @@ class Arbiter:
         what = key[0]
         if what == "same":
             self._touch(lifted)
+            self._forget()
             return tuple(self._resolve("taken back", when)) if self.pending is not None else ()
         if what == "crowned":
             self.uncrowned = None
             return ()
         if what == "pending":
             return ()
+        if what == "back":
+            return self._undone(obs, base, back, when)
         if what == "move":
             move, after = successors[key[1]]
             events: list[Event] = []
@@ -206,59 +251,110 @@ class Arbiter:
         events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
         return tuple(events)
 
+    def _keep(self, obs: Observation) -> None:
+        """Keep a still reading as evidence (`seen`), the oldest going first beyond
+        `RECOVERY_READINGS`."""
+        self.seen.append(obs)
+        self._kinds.append(None)
+        if len(self.seen) > RECOVERY_READINGS:
+            del self.seen[0], self._kinds[0]
+            self.pending_at = max(self.pending_at - 1, -1)
+
+    def _forget(self) -> None:
+        """The board is accounted for (a move recorded, the board as it stands): the readings
+        before it are no longer evidence of what follows."""
+        self.seen.clear()
+        self._kinds.clear()
+        self._acts.clear()
+        self.pending_at = -1
+        if self.searches.visited:
+            self.searches = Searches()
+
+    def _sure(self, i: int) -> SureKinds:
+        """The kinds the reading ``seen[i]`` is sure of, kept."""
+        sure = self._kinds[i]
+        if sure is None:
+            sure = self._kinds[i] = SureKinds.of(self.seen[i])
+        return sure
+
+    def _single_act(self, state: movegen.RawState, obs: Observation) -> bool:
+        """`_single_act`, kept for the readings seen."""
+        key = (state, id(obs))
+        act = self._acts.get(key)
+        if act is None:
+            act = self._acts[key] = _single_act(Position(state), obs)
+        return act
+
+    # -- recovery by legal play -----------------------------------------------------------------
+
     def _recover(self, obs: Observation, scorer: Scorer, base: dict[int, Piece],
                  when: float | None) -> tuple[Event, ...] | None:
         """Recovery by legal play: the board fits none of today's candidates, but it may be the
-        result of several legal moves from the recorded position, both sides having moved before
-        the board was seen still (a quick reply), or after a board that was misread or put right
-        unseen (an irregularity opened for nothing).  A human arbiter seeing the game go on by
-        legal play writes the moves down; so does this.
+        result of several legal moves from the recorded position, played before the board was
+        seen still (quick play, a hand over the board), or after a board that was misread or
+        put right unseen (an irregularity opened for nothing).  A human arbiter seeing the game
+        go on by legal play writes the moves down; so does this.
 
-        Lines of 2 to `RECOVERY_PLIES` plies are searched (`legal_lines`) from the recorded
-        position and, while an irregularity is open, from its board: an irregular move that can
-        stand stands once the opponent replied (Art. 27, rule IV), and is recorded so; a board
-        that cannot stand is searched only as the other explanation (`Root.AS_SEEN`).  Each
-        still board the camera saw is taken to be at most one ply on from the one before, two
-        for a quick reply: a line may be longer than two plies only by the boards seen since the
-        last recorded move that fitted nothing (``unfit``: misread, or put right since).
-        Without them a board would be explained away by moves nobody saw: a capture with one
-        piece too many taken off (Art. 27b) is also the capture, a move of that piece and its
-        capture.  The fewest plies that explain the reading are taken: every board the camera
-        missed is a failure of its own, so a line one ply longer is far less likely (and a
-        king's move a-b is not also read as a-c-b); a line with a piece's round trip in it is
-        not taken (`Line.leaves_no_trace`).  Among the lines of that length the `Scorer` must
-        accept one far better than every other, as for one move: two lines that give the same
-        board with different moves (a transposition) are not told apart, and nothing is
-        recorded.  The squares the accepted line changes must be read surely, else the arbiter
-        looks again.  A search that takes longer than `RECOVERY_SECONDS` records nothing.
+        Lines of legal moves are searched from the recorded position and, while an irregularity
+        is open, from its board: an irregular move that can stand stands once the opponent
+        replied (Art. 27, rule IV), and is recorded so; a board that cannot stand is searched
+        only as the other explanation (`Root.AS_SEEN`, unless a line from the recorded position
+        passed that board: then it was no irregularity).  Every still reading since is evidence
+        (`Trail`): a line must pass through positions that fit them, in order, each at the
+        fewest plies, and end on this board; a reading that fits nothing (a misread, the middle
+        of a move) only counts.
+
+        Each still board is taken to be at most `QUICK_PLIES` on from the last one that fitted
+        (a quick reply), one more for every board seen in between that fitted nothing: such a
+        line is recorded at once.  A longer gap, up to `RECOVERY_PLIES` between two readings,
+        needs more readings that fit the line (`_supported`: the service reads a board again
+        when the arbiter looks again), and is never taken for a board that a single irregular
+        act explains (`_single_act`): a capture with one piece too many taken off (Art. 27b) is
+        also the capture, a move of that piece and its capture, and the irregularity is named.
+        The fewest plies that explain the reading are taken: every board the camera missed is a
+        failure of its own, so a line one ply longer is far less likely (and a king's move a-b
+        is not also read as a-c-b); a piece's round trip between two readings is not taken
+        (`Line.leaves_no_trace`).  Among the lines of that length the `Scorer` must accept one
+        far better than every other, as for one move: two lines that give the same board with
+        different moves (a transposition) are not told apart, and nothing is recorded.  The
+        squares the accepted line changes must be read surely, else the arbiter looks again.  A
+        search that takes longer than `RECOVERY_SECONDS` records nothing.
+
+        When no line explains the board, one may that an irregular act follows (`_near`).
 
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
-        sure = SureKinds.of(obs)
+        sure = self._sure(-1)
         if sure.unsure > RECOVERY_UNSURE:
             return None
-        roots = self._roots()
         deadline = time.monotonic() + RECOVERY_SECONDS
-        moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
-        for plies in range(2, min(RECOVERY_PLIES, 2 + self.unfit) + 1):
-            lines: list[Line] = []
+        count, trails = self._trails(deadline)
+        longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
+        for total in range(1, longest + 1):
+            found: list[tuple[Line, Trail, int]] = []
             sheets: set = set()
-            for root, start, shortest in roots:
-                before = 0 if root is Root.RECORDED else 1  # the irregular move is a ply
-                if plies - before < shortest:
+            for root, start, before, trail, most in trails:
+                plies = total - before - trail.plies
+                if not _shortest(root, trail) <= plies <= most:
                     continue
-                search = legal_lines(start, plies - before, sure, moves, deadline)
-                if not search.complete:
-                    return None  # too long to search: nothing is recorded, the board stays irregular
-                for raws, _ in search.lines:
-                    line = Line.of(root, start, raws)
-                    if line.leaves_no_trace():
-                        continue
-                    sheet = self._sheet(line)
-                    if sheet not in sheets:  # a touch-move breach standing is its move's sheet
-                        sheets.add(sheet)
-                        lines.append(line)
+                for state, ways in trail.ends.items():
+                    search = self.searches.lines(state, plies, sure, deadline)
+                    if not search.complete:
+                        return None  # too long to search: nothing is recorded, the board stays irregular
+                    for raws, _ in search.lines:
+                        if plies > 1 and Line.of(root, Position(state), raws).leaves_no_trace():
+                            continue
+                        for way in ways:
+                            if not way + raws:
+                                continue
+                            line = Line.of(root, start, way + raws)
+                            sheet = self._sheet(line)
+                            if sheet not in sheets:  # a touch-move breach standing is its move's sheet
+                                sheets.add(sheet)
+                                found.append((line, trail, plies))
+            if not found:
+                continue
             candidates = [Candidate(("line", i) + ((u,) if u is not None else ()), changes_between(base, board))
-                          for i, line in enumerate(lines) for u, board in self._line_boards(line)]
+                          for i, (line, _, _) in enumerate(found) for u, board in self._line_boards(line)]
             decision = scorer.decide(candidates)
             if not decision.explained:
                 continue
@@ -267,8 +363,11 @@ class Arbiter:
                 if decision.doubt:
                     return (LookAgain(self.game.ply, when, "the reading fits more than one line of moves",
                                       decision.doubt),)
+                best = next(c.changes for c in candidates if c.key == decision.best)
+                self._untold = tuple(_line_text(found[c.key[1]][0]) for c in candidates
+                                     if c.changes == best and len(c.key) == 2)
                 return None
-            line = lines[key[1]]
+            line, trail, plies = found[key[1]]
             if line.root is Root.AS_SEEN:
                 return None
             changed = next(c.changes for c in candidates if c.key == key)
@@ -276,23 +375,137 @@ class Arbiter:
             if unsure:
                 return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
                                   unsure),)
+            if not _supported(trail, plies, count):
+                return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
+        return self._near(obs, base, trails, count, deadline, when)
+
+    def _near(self, obs: Observation, base: dict[int, Piece], trails: list, count: int,
+              deadline: float, when: float | None) -> tuple[Event, ...] | None:
+        """A board that a line of legal moves explains but for an irregular act at its end,
+        named by its article (a quick reply, then a man moved backwards or a capture not
+        taken): the line is recorded as by `_recover`, then the act is judged against the
+        position it leaves (`_irregular`), as if the board had been seen on the way.
+
+        The act must be one piece's move as classified (`rules.irregularities`: Art. 8, 10-12,
+        17, 27a, b, d) and change at most `NEAR_SLACK` squares of the line's board in kind; its
+        last stretch is a quick one (`QUICK_PLIES`, one more for each board that fitted
+        nothing), longer stretches before it as supported by readings.  Lines start from the
+        recorded position only: an open irregular board is itself unsure (misread, perhaps),
+        and another act on top of it would be a guess on a guess.  The fewest plies are
+        taken, and only one such line: a board that is itself one irregular act from the last
+        board that fitted, or that two lines explain, is left to `_irregular` as it stands."""
+        sure = self._sure(-1)
+        longest = max(before + trail.plies + QUICK_PLIES + trail.loose
+                      for root, _, before, trail, _ in trails if root is Root.RECORDED)
+        for total in range(0, longest + 1):
+            found: list[tuple[Line, Trail, int]] = []
+            sheets: set = set()
+            for root, start, before, trail, _ in trails:
+                plies = total - before - trail.plies
+                if root is not Root.RECORDED or not 0 <= plies <= QUICK_PLIES + trail.loose:
+                    continue
+                for state, ways in trail.ends.items():
+                    if plies == 0:  # the board is one act from where the trail stands
+                        if not self._single_act(state, obs):
+                            continue
+                        if not trail.plies:
+                            return None  # the board as it stands: `_irregular` names it
+                        for way in ways:
+                            line = Line.of(root, start, way)
+                            if (sheet := self._sheet(line)) not in sheets:
+                                sheets.add(sheet)
+                                found.append((line, trail, plies))
+                        continue
+                    search = self.searches.lines(state, plies, sure, deadline, slack=NEAR_SLACK)
+                    if not search.complete:
+                        return None
+                    for raws, end in search.lines:
+                        if plies > 1 and Line.of(root, Position(state), raws).leaves_no_trace():
+                            continue
+                        after = Position(end)
+                        if not _named(classify(after, _plain_reading(obs, after.pieces()))):
+                            continue
+                        for way in ways:
+                            line = Line.of(root, start, way + raws)
+                            sheet = self._sheet(line)
+                            if sheet not in sheets:
+                                sheets.add(sheet)
+                                found.append((line, trail, plies))
+            if not found:
+                continue
+            if len(found) > 1:
+                return None
+            line, trail, plies = found[0]
+            board = _plain_reading(obs, line.end.pieces())
+            changed = set(changes_between(base, line.end.pieces())) | set(changes_between(base, board))
+            unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
+            if unsure:
+                return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                                  unsure),)
+            if not _supported(trail, plies, count):
+                return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+            events = list(self._play_line(line, None, when))
+            if self.over is None:
+                self._keep(obs)
+                events.extend(self._irregular(obs, self._physical(self.position), when, []))
+            return tuple(events)
         return None
 
-    def _roots(self) -> list[tuple[Root, Position, int]]:
-        """Where lines may start, each with its fewest plies: the open irregular move that can
-        stand first (a touch-move breach standing is kept over the same move from the recorded
-        position), and its one reply is judged with the other candidates already."""
-        roots: list[tuple[Root, Position, int]] = [(Root.RECORDED, self.position, 2)]
+    def _trails(self, deadline: float) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
+        """Where lines may start, each followed through the still readings seen since (all but
+        this one): (root, its position, the plies before it, the trail, the most plies from its
+        ends to this board); and how many times in a row this board was read.  The open
+        irregular move that can stand comes first (a touch-move breach standing is kept over the
+        same move from the recorded position); its one reply is judged with the other candidates
+        already."""
+        groups = _groups(self.seen, [self._sure(i) for i in range(len(self.seen))])
+        *earlier, last = groups
         pending = self.pending
+        trail = Trail.at(self.position._state)
+        passed = False  # a line from the recorded position passed the open irregular board
+        for group in earlier:
+            followed = self._follow(trail, group, deadline)
+            if pending is not None and group.first <= self.pending_at <= group.last:
+                passed = followed.support > trail.support
+            trail = followed
+        trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs))]
         if pending is None:
-            return roots
+            return last.count, trails
         if pending.position is not None:
-            if pending.position.outcome() is None:
-                roots.insert(0, (Root.STANDS, pending.position, 2))
-        elif (seen := _as_seen(pending)) is not None and seen.outcome() is None:
-            roots.append((Root.AS_SEEN, seen, 1))
-        return roots
+            if pending.position.outcome() is not None:
+                return last.count, trails
+            root, start = Root.STANDS, pending.position
+        elif not passed and (seen := _as_seen(pending)) is not None and seen.outcome() is None:
+            root, start = Root.AS_SEEN, seen
+        else:
+            return last.count, trails
+        at = next((g.count for g in groups if g.first <= self.pending_at <= g.last), 1)
+        trail = Trail.at(start._state, support=at)
+        for group in earlier:
+            if group.first > self.pending_at:
+                trail = self._follow(trail, group, deadline)
+        entry = (root, start, 1, trail, self._most(trail, last.obs))  # the irregular move is a ply
+        if root is Root.STANDS:
+            trails.insert(0, entry)
+        else:
+            trails.append(entry)
+        return last.count, trails
+
+    def _follow(self, trail: Trail, group: "_Group", deadline: float) -> Trail:
+        """The trail after a still reading (read ``group.count`` times in a row); a reading with
+        too many squares read unsurely is no evidence."""
+        if group.sure.unsure > RECOVERY_UNSURE:
+            return trail
+        return trail.follow(group.sure, group.count, self._most(trail, group.obs), self.searches, deadline)
+
+    def _most(self, trail: Trail, obs: Observation) -> int:
+        """The most plies a reading may be on from the trail's ends: `RECOVERY_PLIES`, but only
+        the quick allowance when a single irregular act from one of them explains it (the
+        irregularity is the likelier, and is named)."""
+        if any(self._single_act(state, obs) for state in trail.ends):
+            return min(QUICK_PLIES + trail.loose, RECOVERY_PLIES)
+        return RECOVERY_PLIES
 
     def _sheet(self, line: Line) -> tuple:
         """What a line writes on the scoresheet, to tell lines apart: its moves, after the
@@ -336,6 +549,9 @@ class Arbiter:
         crowned_by = line.promoted().get(uncrowned) if uncrowned is not None else None
         for i, (move, after) in enumerate(line.moves):
             events.extend(self._record(move, after, when, uncrowned=uncrowned if i == crowned_by else None))
+        plies = len(line.moves) + (line.root is not Root.RECORDED)
+        if plies > QUICK_PLIES:
+            events.append(self._comment(f"{plies} plies {CAUGHT_UP}", when))
         return tuple(events)
 
     def _move_candidates(self, key: tuple, before: Position, move: Move, after: Position,
@@ -364,7 +580,7 @@ class Arbiter:
         if when is not None:
             self.game.times[ply] = when
         self.touched.clear()
-        self.unfit = 0
+        self._forget()
         events: list[Event] = [MovePlayed(ply, when, before.turn, _number(self.game, ply), text, after.fen())]
         if uncrowned is not None:
             self.uncrowned = uncrowned
@@ -428,9 +644,9 @@ class Arbiter:
         message = (f"the {name(piece)} on {first} was touched first and can "
                    f"{'capture' if capture else 'move'}, but {position.move_text(move, legal)} was played")
         remedy = f"take the move back and move the piece on {first}: {', '.join(texts)}"
-        self.unfit += 1
         self.pending = Pending(position.play(move).pieces(), position.play(move), None, move,
                                f"touch-move: {message} ({rule})", position.turn, legal_move=move)
+        self.pending_at = len(self.seen) - 1
         return [TouchMove(self.game.ply, when, position.turn, first, move.from_square, rule, message,
                           remedy, texts)]
 
@@ -469,13 +685,30 @@ class Arbiter:
                     len(reply.changes) < len(mine.changes) and reply.color is self.pending.color.other:
                 events.extend(self._stand(when))
                 position = self.position
+                self._keep(obs)  # the first reading after the move that now stands
         self._touch(lifted)
         finding = classify(position, board)
         if finding is None:
             return tuple(events)
         if self.pending is not None and self.pending.board == board:
             return tuple(events)
-        self.unfit += 1
+        if (self.pending is not None and self.pending.position is None
+                and finding.seen is None and finding.kind is IrregularityKind.UNKNOWN):
+            # Still no board the game can stand on, and nothing new named: what is wrong was
+            # said once; the open irregularity follows the board (the root of `Root.AS_SEEN`).
+            self.pending = replace(self.pending, board=board)
+            self.pending_at = len(self.seen) - 1
+            return tuple(events)
+        self.pending_at = len(self.seen) - 1
+        if self._untold and finding.seen is None:
+            # no irregularity: legal moves not seen, in an order (or by routes) the board cannot tell
+            untold = self._untold[:3] + (("...",) if len(self._untold) > 3 else ())
+            last = self.game.move_texts()[-1] if self.game.moves else None
+            finding = replace(
+                finding, message="the board went on by moves not seen one by one, and it does not "
+                                 f"tell which: {' or '.join(untold)}",
+                remedy="to have them recorded, put the pieces back as "
+                       f"{f'after {last}' if last else 'at the start'} and play them again")
         self.pending = Pending(board, _standing_position(position, board, finding), finding.kind,
                                finding.seen, f"{finding.message} ({finding.kind.article})", finding.color)
         events.append(Irregularity(self.game.ply, when, finding.kind, finding.color, finding.message,
@@ -487,7 +720,6 @@ class Arbiter:
     def _resolve(self, how: str, when: float | None) -> list[Event]:
         pending = self.pending
         self.pending = None
-        self.unfit = 0
         kind = pending.kind
         events: list[Event] = []
         if kind is not None:
@@ -512,7 +744,7 @@ class Arbiter:
         if when is not None:
             self.game.times[ply] = when
         self.touched.clear()
-        self.unfit = 0
+        self._forget()
         events: list[Event] = []
         if kind is not None:
             events.append(IrregularityStands(ply, when, kind, text))
@@ -526,6 +758,7 @@ class Arbiter:
 
     def take_back(self, when: float | None = None) -> tuple[Event, ...]:
         """Take back the last recorded move (an operator's long press)."""
+        self._forget()
         if self.pending is not None:
             return tuple(self._resolve("cancelled by the operator", when))
         if not self.game.moves:
@@ -535,8 +768,44 @@ class Arbiter:
         self.over = None
         self.uncrowned = None
         self.touched.clear()
-        self.unfit = 0
         return (MoveTakenBack(self.game.ply, when, text, self.position.fen()), self._counters(when))
+
+    def _before_last(self) -> dict[int, Piece] | None:
+        """The board before the last recorded move, which a hand may put back: only a legal move
+        (not an irregular one that stood, Art. 27 rule IV), with no irregularity open; after the
+        opponent's reply it is no longer the last."""
+        game = self.game
+        if self.pending is not None or not game.moves or game.ply in game.irregular:
+            return None
+        return self._physical(game.positions[-2])
+
+    def _undone(self, obs: Observation, base: dict[int, Piece], back: dict[int, Piece],
+                when: float | None) -> tuple[Event, ...]:
+        """The board before the last recorded move is read back, the opponent not having replied:
+        the player undid his move by hand.  It is taken back (`MoveTakenBack`), not called an
+        irregularity of the opponent's pieces (Art. 27a): a move is complete once the piece is
+        released (Art. 16), so the opponent may claim it, which the scoresheet says; and the
+        piece was touched, so it must be the one to move (Art. 15, rule I) if it can.  The
+        squares that changed must be read surely."""
+        unsure = tuple(sq for sq in sorted(changes_between(base, back))
+                       if not sure_of_kind(obs.reading(sq)))
+        if unsure:
+            return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                              unsure),)
+        move = self.game.moves[-1]
+        mover = self.position.turn.other
+        text = self.game.move_texts()[-1]
+        waiting = self.uncrowned  # a man still waiting for its crown from before that move
+        events = list(self.take_back(when))
+        if waiting is not None and (p := self.position.piece_at(waiting)) and p.king \
+                and back.get(waiting) == Piece(p.color, False):
+            self.uncrowned = waiting
+        events.append(self._comment(
+            f"{mover}: {text} taken back by hand before {mover.other} replied; a move is complete "
+            f"once the piece is released (Art. 16): {mover.other} may claim it; the piece on "
+            f"{move.from_square} was touched and must move if it can (Art. 15, rule I)", when))
+        self.touched = [move.from_square]
+        return tuple(events)
 
     def declare(self, result: str, termination: Termination, when: float | None = None) -> tuple[Event, ...]:
         """Record an end the rules do not decide (resignation, time, agreement, arbiter)."""
@@ -569,6 +838,92 @@ def draw_reason(position: Position) -> str | None:
             if mine[0] in DOUBLE_DIAGONALS:
                 return f"the lone {lone} king holds the diagonals 47-15 and 4-36 (manual §2j-III)"
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Still readings in a row with the same sure kinds: the last of them, how many, and where
+    they stand in `Arbiter.seen`."""
+
+    obs: Observation
+    sure: SureKinds
+    count: int
+    first: int
+    last: int
+
+
+def _groups(readings: list[Observation], kinds: list[SureKinds]) -> list[_Group]:
+    """The readings grouped: a board read again (the service looks again when the arbiter is
+    unsure) is one board seen more than once."""
+    groups: list[_Group] = []
+    for i, (obs, sure) in enumerate(zip(readings, kinds)):
+        if groups and groups[-1].sure == sure:
+            groups[-1] = _Group(obs, sure, groups[-1].count + 1, groups[-1].first, i)
+        else:
+            groups.append(_Group(obs, sure, 1, i, i))
+    return groups
+
+
+def _shortest(root: Root, trail: Trail) -> int:
+    """The fewest plies from a trail's ends to this board: a line from the recorded position,
+    or from an irregular move that stands, of one ply is a candidate of its own already (a move,
+    a reply); from a board that cannot stand, one ply; from a reading that fitted, none."""
+    if trail.anchored:
+        return 0
+    return 1 if root is Root.AS_SEEN else 2
+
+
+def _supported(trail: Trail, plies: int, count: int) -> bool:
+    """Whether readings enough fit a line that ends ``plies`` after the trail's ends on a board
+    read ``count`` times: each stretch between two readings that fit it beyond `QUICK_PLIES`
+    (one more for each reading between them that fitted nothing) is a gap, and the plies of the
+    gaps beyond that allowance need one reading each `PLIES_PER_READING`, besides the first."""
+    stretches = trail.segments + ((plies, trail.loose),)
+    beyond = sum(max(0, p - QUICK_PLIES - loose) for p, loose in stretches)
+    return trail.support + count >= 1 + math.ceil(beyond / PLIES_PER_READING)
+
+
+def _single_act(position: Position, obs: Observation) -> bool:
+    """Whether one irregular act, as players make them, explains the reading seen against
+    ``position``: a move of the shape of a legal one that breaks a rule (a simple move while a
+    capture is due, a capture not of the highest value or with pieces too many or too few taken
+    off, a fourth king move, a man crowned wrongly: Art. 8, 10-12, 17, 27b), the opponent's
+    piece moved (Art. 27a), a piece put where it cannot go with nothing taken (Art. 27d: a man
+    backwards, two squares, a king straight), pieces of one side taken off or put on.  Not: a
+    piece carried far off with an opponent's piece gone too, or a piece of each side gone, which
+    is how a move, the reply and a capture of the replying piece (an exchange, three plies) look
+    when seen as one act."""
+    finding = classify(position, _plain_reading(obs, position.pieces()))
+    if finding is None:
+        return False
+    kind = finding.kind
+    if kind is IrregularityKind.UNREACHABLE:
+        return not finding.seen.captured
+    if kind is IrregularityKind.OPPONENT_PIECE or (kind is IrregularityKind.UNKNOWN
+                                                   and finding.seen is None):
+        if finding.seen is not None:
+            return True
+        changed = [c for c in finding.changes
+                   if (c.before.color if c.before else None) != (c.after.color if c.after else None)]
+        return len(changed) <= 2 and len({(c.before or c.after).color for c in changed}) == 1
+    return True
+
+
+def _named(finding: Finding | None) -> bool:
+    """Whether a finding names one piece's move by its article (Art. 8, 10-12, 17, 27a, 27b,
+    27d).  A piece gone, or a man read as a king, is not: that is how a misreading looks."""
+    return finding is not None and finding.kind is not IrregularityKind.UNKNOWN \
+        and finding.seen is not None
+
+
+def _line_text(line: Line) -> str:
+    """A line's moves as the scoresheet writes them (``32-27 50x26``)."""
+    texts = []
+    before = line.start
+    for move, after in line.moves:
+        texts.append(before.move_text(move))
+        before = after
+    return " ".join(texts)
 
 
 def _distinct(candidates: list[Candidate]) -> list[Candidate]:

@@ -5,6 +5,8 @@ A `Line` is such a sequence played out, from a `Root` (where the arbiter may tak
 `legal_lines` finds every sequence of a given number of legal moves from a position whose final
 board has the kinds (empty, white, black) a reading is sure of, pruned soundly (see its
 docstring); `SureKinds` is what a reading is sure of, as bit masks in the move generator's layout.
+`Searches` keeps its answers, and a `Trail` follows lines through several still readings, one
+stretch from one reading to the next (each a short search from the ends of the one before).
 """
 
 from __future__ import annotations
@@ -67,10 +69,12 @@ class _OutOfTime(Exception):
 
 def legal_lines(start: Position, plies: int, sure: SureKinds,
                 moves: dict[movegen.RawState, list[movegen.RawMove]] | None = None,
-                deadline: float | None = None) -> Search:
+                deadline: float | None = None, slack: int = 0) -> Search:
     """Every sequence of exactly ``plies`` legal moves from ``start`` whose final board has the
     kinds the reading is sure of (a necessary condition for explaining it), played on from no
-    position where the game is over.
+    position where the game is over.  With ``slack``, the final board may have another kind on
+    at most that many of those squares (a line that an irregular act of a piece or two follows:
+    the arbiter names that act, `Arbiter._near`); each bound below is loosened by as much.
 
     The search is pruned soundly.  A ply changes the kind of its from-square (emptied), its
     to-square (the mover's colour) and of the squares whose pieces it captures, and of no other
@@ -104,18 +108,20 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         found: list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]] = []
         known[(state, left)] = found
         white, black = state[0] | state[1], state[2] | state[3]
-        spare_white, spare_black = white.bit_count() - need_white, black.bit_count() - need_black
+        spare_white = white.bit_count() - need_white + slack
+        spare_black = black.bit_count() - need_black + slack
         if spare_white < 0 or spare_black < 0:
             return found
         plies_white = (left + 1) // 2 if state[4] else left // 2
         plies_black = left - plies_white
-        if ((sure.white & ~white).bit_count() > plies_white
-                or (sure.black & ~black).bit_count() > plies_black
-                or (not_white & white).bit_count() > plies_white + (spare_white if plies_black else 0)
-                or (not_black & black).bit_count() > plies_black + (spare_black if plies_white else 0)):
+        if ((sure.white & ~white).bit_count() > plies_white + slack
+                or (sure.black & ~black).bit_count() > plies_black + slack
+                or (not_white & white).bit_count() > plies_white + slack + (spare_white if plies_black else 0)
+                or (not_black & black).bit_count() > plies_black + slack + (spare_black if plies_white else 0)):
             return found
-        if left == 0:
-            found.append(((), state))
+        if left == 0:  # reached only with no ply at all: the board itself must fit
+            if _misfits(white, black, sure) <= slack:
+                found.append(((), state))
             return found
         if _over(state) and (state, left) != (start._state, plies):
             return found
@@ -130,8 +136,12 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
             for raw in legal:
                 after_mine = (mine & ~(1 << raw[0])) | (1 << raw[1])
                 after_theirs = theirs & ~raw[2]
-                if not (must_mine & ~after_mine or must_theirs & ~after_theirs
-                        or sure.empty & (after_mine | after_theirs)):
+                if slack:
+                    after = (after_mine, after_theirs) if state[4] else (after_theirs, after_mine)
+                    if _misfits(*after, sure) <= slack:
+                        found.append(((raw,), movegen.apply(state, raw)))
+                elif not (must_mine & ~after_mine or must_theirs & ~after_theirs
+                          or sure.empty & (after_mine | after_theirs)):
                     found.append(((raw,), movegen.apply(state, raw)))
             return found
         for raw in legal:
@@ -142,6 +152,12 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         return Search(tuple(walk(start._state, plies)), visited)
     except _OutOfTime:
         return Search((), visited, complete=False)
+
+
+def _misfits(white: int, black: int, sure: SureKinds) -> int:
+    """How many squares the reading is sure of hold another kind on the board ``white, black``."""
+    return ((sure.white & ~white).bit_count() + (sure.black & ~black).bit_count()
+            + (sure.empty & (white | black)).bit_count())
 
 
 def _over(state: movegen.RawState) -> bool:
@@ -217,3 +233,89 @@ class Line:
                 out[move.to_square] = i
             before = after
         return out
+
+
+class Searches:
+    """`legal_lines` with its answers kept, for the arbiter to ask again cheaply: every still
+    reading is searched from the same states again when the next one comes (as a reading the
+    line passed, `Trail.follow`), and the legal moves of every position expanded are shared.
+    A search out of time is kept as such (a reading it was for then fits nothing), so that a
+    costly board is not searched in vain once per reading.  The arbiter keeps one from its
+    last recorded move on."""
+
+    def __init__(self) -> None:
+        self.moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
+        self._found: dict[tuple, Search] = {}
+        self.visited = 0
+
+    def lines(self, state: movegen.RawState, plies: int, sure: SureKinds,
+              deadline: float | None = None, slack: int = 0) -> Search:
+        key = (state, plies, sure.white, sure.black, sure.empty, slack)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = legal_lines(Position(state), plies, sure, self.moves, deadline, slack)
+            self.visited += found.visited
+        return found
+
+
+#: The move sequences that reach a state, from where a `Trail` starts: two are enough to know
+#: that the board cannot tell them apart.
+Ways = tuple[tuple[movegen.RawMove, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trail:
+    """Lines of legal moves from a root through the still readings seen since: ``ends`` maps
+    each state the readings so far leave possible to the move sequences reaching it (at most
+    two: a second is a transposition, which nothing later can undo), all ``plies`` long.
+
+    A reading *fits* when some line a few plies on from one of the ends has exactly its sure
+    kinds (`legal_lines`), with no piece's round trip within those plies (`Line.leaves_no_trace`:
+    a round trip seen half way is no round trip); the fewest plies are taken and the ends move
+    there.  A reading that fits nothing (misread, a hand half over the board, the middle of a
+    capture) leaves the ends where they were and only counts, in ``loose``.  ``segments`` are the
+    plies between consecutive readings that fitted, each with the readings that fitted nothing
+    in between; ``support`` how many readings fitted, repeats of a board included."""
+
+    ends: dict[movegen.RawState, Ways]
+    plies: int = 0
+    segments: tuple[tuple[int, int], ...] = ()
+    loose: int = 0
+    support: int = 0
+
+    @classmethod
+    def at(cls, state: movegen.RawState, support: int = 0) -> "Trail":
+        return cls({state: ((),)}, support=support)
+
+    @property
+    def anchored(self) -> bool:
+        """Whether a reading after the root fitted (the ends are no longer the root)."""
+        return bool(self.segments)
+
+    def follow(self, sure: SureKinds, count: int, most: int, searches: Searches,
+               deadline: float | None = None, most_ends: int = 8) -> "Trail":
+        """The trail after a reading read ``count`` times in a row, at most ``most`` plies on.
+        More than ``most_ends`` states fitting at once (a reading with unsure squares) is no
+        evidence: the reading counts as fitting nothing."""
+        for plies in range(0, most + 1):
+            ends: dict[movegen.RawState, list] = {}
+            for state, ways in self.ends.items():
+                search = searches.lines(state, plies, sure, deadline)
+                if not search.complete:
+                    return self._missed()
+                for raws, end in search.lines:
+                    if plies > 1 and Line.of(Root.RECORDED, Position(state), raws).leaves_no_trace():
+                        continue
+                    reached = ends.setdefault(end, [])
+                    for way in ways:
+                        if len(reached) < 2:
+                            reached.append(way + raws)
+            if ends:
+                if len(ends) > most_ends:
+                    return self._missed()
+                return Trail({s: tuple(w) for s, w in ends.items()}, self.plies + plies,
+                             self.segments + ((plies, self.loose),), 0, self.support + count)
+        return self._missed()
+
+    def _missed(self) -> "Trail":
+        return Trail(self.ends, self.plies, self.segments, self.loose + 1, self.support)

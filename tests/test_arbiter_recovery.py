@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from rules.arbiter import RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE, Arbiter
+from rules.arbiter import QUICK_PLIES, RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE, Arbiter
 from rules.lines import SureKinds, legal_lines
 from rules.events import (CrownPending, Irregularity, IrregularityKind, IrregularityResolved,
                           IrregularityStands, LookAgain, MovePlayed, ScoresheetComment, TouchMove)
@@ -100,11 +100,13 @@ def test_misread_board_then_three_plies_on_records_the_three_moves_art_27():
 
 def test_two_misread_boards_then_four_plies_on_records_the_four_moves_art_27():
     # Each board seen that fitted nothing allows one more ply: 18-22 misread, then 27x18 read
-    # with the white man on 18 lost too, then a clear board after 45-40.
+    # with the white man on 18 lost too, then a clear board after 45-40.  The second board
+    # fits nothing either and names nothing new: the open irregularity is not announced again
+    # (issue 15: what is unclear is said once).
     arb = replayed()
     opened_by_the_glare(arb)
     events = arb.observe(misread(board(AT + 2), 18))
-    assert of(events, Irregularity) and not of(events, MovePlayed)
+    assert not of(events, Irregularity) and not of(events, MovePlayed) and arb.pending is not None
     events = arb.observe(settled(board(AT + 4)))
     assert texts(events) == REAL.move_texts()[AT:AT + 4]
     assert RECOVERY_PLIES >= 4
@@ -162,7 +164,8 @@ def test_a_man_really_taken_off_then_legal_moves_is_not_recorded_as_moves_art_27
     assert after == seen                                      # both explain the board
     events = arb.observe(settled(after))
     assert not of(events, MovePlayed) and arb.game.ply == 0
-    assert of(events, Irregularity) and arb.pending is not None
+    # still irregular, and said once (issue 15): the board went on from the one announced
+    assert arb.pending is not None and not of(events, Irregularity)
 
 
 def test_a_man_really_taken_off_then_play_from_the_irregular_board_is_not_recorded_art_27():
@@ -177,7 +180,7 @@ def test_a_man_really_taken_off_then_play_from_the_irregular_board_is_not_record
         on = on.play_text(text)
     events = arb.observe(settled(on.pieces()))
     assert not of(events, MovePlayed) and arb.game.ply == AT
-    assert of(events, Irregularity)
+    assert arb.pending is not None and not of(events, Irregularity)  # said once (issue 15)
 
 
 def test_a_capture_with_a_piece_too_many_taken_off_is_not_explained_away_art_27b():
@@ -326,7 +329,7 @@ def test_the_search_is_bounded_in_its_worst_case():
             assert sure.unsure == RECOVERY_UNSURE
             moves: dict = {}
             visited = sum(legal_lines(start, plies, sure, moves).visited
-                          for plies in range(2, RECOVERY_PLIES + 1))
+                          for plies in range(2, QUICK_PLIES + 2 + 1))  # two boards that fitted nothing
             assert visited < 5_000, (case[0], visited)
             events = arb.observe(seen)
             assert not of(events, MovePlayed)    # three unsure squares: several lines fit, or none
