@@ -4,6 +4,7 @@ Run from the repository root::
 
     python -m bench.arbiter               # all 77 games of tests/data, 3 rounds
     python -m bench.arbiter --rounds 5
+    python -m bench.arbiter --recovery    # what recovery by legal play costs (below; minutes)
 
 Every game of tests/data (15 lidraughts games, 62 engine games) is turned into settled
 observations, one per move, as a camera would give them:
@@ -13,6 +14,20 @@ observations, one per move, as a camera would give them:
   arbiter in doubt (it answers LookAgain), the clean board follows as the next observation;
 - ``irregular``: as clean, plus before every third move an irregular board (a man moved
   backwards) and the board put back: three observations for that move.
+
+With ``--recovery`` it measures instead what one board costs that no single move explains, the
+search of `Arbiter._recover` looking up to 4, 6 and 8 plies ahead (``RECOVERY_PLIES``), with
+no time cap (``RECOVERY_SECONDS`` lifted): from every ``--step``-th position of every game,
+
+- ``fits``: the board that many plies on, read clearly (the search stops at the first depth
+  that explains it);
+- ``misread``: the same board with one piece lost under a glare (most often nothing fits, and
+  every depth is searched in vain: the costliest kind of board);
+- the two costliest boards of tests/test_arbiter_recovery.py (four plies on, three changed
+  squares read unsure), once as they are and once with a man no line puts there.
+
+Per depth and kind: boards, mean, 99th percentile and largest time in ms, how many would
+exceed ``RECOVERY_SECONDS``, and the costliest positions.
 
 The peer run in the same process is the plain rules replay of the same games (`Game.push` of the
 known moves), which is what recording a game costs without looking at any board; the ratio shows
@@ -100,10 +115,70 @@ def run_replay(games: list[Game]) -> tuple[float, int]:
     return time.perf_counter() - t0, n
 
 
+def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dict:
+    """The time `Arbiter.observe` takes on boards several plies on (see the module docstring)."""
+    from rules import arbiter as arbiter_module
+    from tests.test_arbiter_recovery import ENDGAME, WORST, worst_case
+
+    cap = arbiter_module.RECOVERY_SECONDS
+    depth_before = arbiter_module.RECOVERY_PLIES
+    rng = random.Random(1)
+    out: dict = {"step": step, "recovery_seconds": cap}
+    arbiter_module.RECOVERY_SECONDS = 600.0
+    try:
+        for depth in depths:
+            arbiter_module.RECOVERY_PLIES = depth
+            times: dict[str, list[tuple[float, str]]] = {"fits": [], "misread": [], "worst": []}
+            for gi, game in enumerate(games):
+                for p in range(0, game.ply - depth + 1, step):
+                    after = game.positions[p + depth].pieces()
+                    lost = dict(after)
+                    del lost[rng.choice(sorted(lost))]
+                    for kind, board in (("fits", after), ("misread", lost)):
+                        arb = Arbiter(Game(start=game.start))
+                        for move, position in zip(game.moves[:p], game.positions[1:p + 1]):
+                            arb.game.push(move, position)
+                        t = time.perf_counter()
+                        arb.observe(Settled(Observation.from_board(board, 0.99)))
+                        times[kind].append((time.perf_counter() - t, f"game {gi + 1} ply {p}"))
+            for name, case in (("middle game", WORST), ("king endgame", ENDGAME)):
+                for fits in (True, False):
+                    arb, _, seen = worst_case(case, fits)
+                    t = time.perf_counter()
+                    arb.observe(seen)
+                    times["worst"].append((time.perf_counter() - t,
+                                           f"{name}, {'a line fits' if fits else 'no line fits'}"))
+            for kind, found in times.items():
+                found.sort(reverse=True)
+                ms = [1000 * t for t, _ in found]
+                out[f"{kind}_{depth}"] = {
+                    "boards": len(ms),
+                    "mean_ms": round(sum(ms) / len(ms), 2),
+                    "p99_ms": round(ms[len(ms) // 100], 1),
+                    "max_ms": round(ms[0], 1),
+                    "over_cap": sum(1 for t in ms if t > 1000 * cap),
+                    "costliest": [f"{where} ({1000 * t:.0f} ms)" for t, where in found[:3]],
+                }
+                print(f"{depth} plies, {kind}: {out[f'{kind}_{depth}']}", file=sys.stderr)
+    finally:
+        arbiter_module.RECOVERY_SECONDS = cap
+        arbiter_module.RECOVERY_PLIES = depth_before
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.arbiter", description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--recovery", action="store_true",
+                    help="measure recovery by legal play at 4, 6 and 8 plies instead")
+    ap.add_argument("--step", type=int, default=5, help="with --recovery: every STEP-th position")
     args = ap.parse_args(argv)
+    if args.recovery:
+        result = {"bench": "arbiter-recovery", "python": platform.python_version(),
+                  "machine": platform.machine()}
+        result.update(recovery_costs(load_games(), args.step, (4, 6, 8)))
+        print(json.dumps(result))
+        return 0
     games = load_games()
     expected = sum(len(g.moves) for g in games)
     rng = random.Random(1)
