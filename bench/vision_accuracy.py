@@ -8,7 +8,7 @@ the arbiter tells it once it has accepted the board.  Measured against the rende
 
 - settled observations: per-square error rate (and the rate of wrong readings given with a
   confidence of 0.8 or more) and whole-board accuracy, how many moves got exactly one, extra
-  ones, settled observations emitted while a hand was over the board, lifted squares equal to
+  ones, settled observations emitted while a hand covered squares, lifted squares equal to
   the truth;
 - kings: for every game whose camera is at least 20 degrees off vertical, frames with random
   positions of men and kings (8 kings in 16 pieces), read by the calibrated watcher: recall and
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
             totals["settled"] += 1
             # the arbiter, having accepted the move, tells the watcher what stands where
             watcher.confirm(f.pieces)
-            if f.hand:
+            if f.occluded:  # a hand over squares (one resting beside the board covers none)
                 totals["settled_with_hand"] += 1
                 hand_examples.append({"game": g, "time": f.time, "phase": f.phase,
                                       "frame": f.index})

@@ -37,6 +37,7 @@ from vision.locate import BoardLocation, BoardNotFound, find_board, refine_locat
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import MotionConfig, MotionSample, measure, settled_view, small_view
 from vision.pose import Pose, estimate_pose
+from vision.register import Anchor
 from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
                             learn_colours)
 
@@ -135,6 +136,8 @@ class BoardWatcher:
         # (location, marker fix): the markers as seen when the cached location was placed
         self._marker_ref: tuple[BoardLocation, object] | None = None
         self._last_frame: np.ndarray | None = None
+        # the board's neighbourhood as it looked when the location was placed (`read`)
+        self._anchor: Anchor | None = None
         # the last frames of the board standing still (`_gather`)
         self._calm: deque[np.ndarray] = deque(maxlen=_GATHER_FRAMES)
         self._last_time: float | None = None
@@ -240,9 +243,15 @@ class BoardWatcher:
 
     def read(self, frame: np.ndarray, time: float | None = None,
              occluded: np.ndarray | None = None) -> Observation:
-        """One frame's observation (no settling).  Needs a calibration or ``corner_46``."""
+        """One frame's observation (no settling).  Needs a calibration or ``corner_46``.  The
+        frame is first moved back onto the board as it was located (`vision.register`: a real
+        camera's shake and drift of a pixel or two read men as kings)."""
         location = self._ensure_location(frame)
         assert self._pose is not None
+        if self._anchor is None or self._anchor.location is not location:
+            self._anchor = Anchor.of(frame, location)
+        else:
+            frame = self._anchor.align(frame)
         cal = self.calibration
         if cal is None:
             if self.config.corner_46 is None:
