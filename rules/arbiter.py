@@ -110,6 +110,9 @@ PLIES_PER_READING = 2
 LONG_LINE = "the board may be several moves on: looking again to be sure"
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
+#: The scoresheet's comment when moves were seen only as a position several lines of play give
+#: (`Arbiter._order_unseen`).
+ORDER_UNSEEN = "the order of these moves was not seen, the position was"
 #: How an open irregularity is resolved when the board went on from the recorded position.
 RECOVERED = "the board went on by legal moves: it was misread or put right"
 
@@ -149,6 +152,8 @@ class Arbiter:
     searches: Searches = field(default_factory=Searches, repr=False)
     _kinds: list[SureKinds | None] = field(default_factory=list, repr=False)  # of `seen`, when asked
     _acts: dict[tuple, bool] = field(default_factory=dict, repr=False)  # `_single_act`, kept
+    # the squares seen lifted since the last recorded move, in order (`_order_unseen`)
+    _lifted_seen: list[int] = field(default_factory=list, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
 
     def __post_init__(self) -> None:
@@ -210,6 +215,7 @@ class Arbiter:
         if key is None:
             key = _crowning_in_doubt(decision)
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
+        self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
 
         if key is None:
             if decision.explained:
@@ -364,8 +370,11 @@ class Arbiter:
                     return (LookAgain(self.game.ply, when, "the reading fits more than one line of moves",
                                       decision.doubt),)
                 best = next(c.changes for c in candidates if c.key == decision.best)
-                self._untold = tuple(_line_text(found[c.key[1]][0]) for c in candidates
-                                     if c.changes == best and len(c.key) == 2)
+                tied = [found[c.key[1]] for c in candidates if c.changes == best and len(c.key) == 2]
+                settled = self._order_unseen(tied, obs, count, when)
+                if settled is not None:
+                    return settled
+                self._untold = tuple(_line_text(line) for line, _, _ in tied)
                 return None
             line, trail, plies = found[key[1]]
             if line.root is Root.AS_SEEN:
@@ -379,6 +388,43 @@ class Arbiter:
                 return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
         return self._near(obs, base, trails, count, deadline, when)
+
+    def _order_unseen(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
+                      count: int, when: float | None) -> tuple[Event, ...] | None:
+        """Lines that give the same board with their moves in another order (a transposition):
+        which order was played the camera did not see, but when every such line ends in the same
+        position (the same pieces, side to move and counters, Art. 17 and 18), the game goes on
+        from it the same whichever it was.  Rather than stall for the rest of the game, the
+        arbiter records the line that lifts the pieces in the order the camera saw them lifted
+        (else the first in notation order) and writes on the scoresheet that the order was not
+        seen, with the other orders (said once, as a comment: the position is certain, only the
+        record of how it came about is not).  Lines from different roots, from the board as seen
+        (`Root.AS_SEEN`), or ending in different positions are never chosen between: None."""
+        if len(tied) < 2 or len({line.root for line, _, _ in tied}) != 1 \
+                or tied[0][0].root is Root.AS_SEEN or len({line.end for line, _, _ in tied}) != 1 \
+                or any(move.captured for line, _, _ in tied for move, _ in line.moves):
+            return None
+        changed = changes_between(self._physical(self.position), tied[0][0].end.pieces())
+        unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
+        if unsure:
+            return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                              unsure),)
+        if not all(_supported(trail, plies, count) for _, trail, plies in tied):
+            return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+        seen = {sq: i for i, sq in enumerate(self._lifted_seen)}
+
+        def order(entry: tuple[Line, "Trail", int]) -> tuple:
+            line = entry[0]
+            firsts = [seen.get(move.from_square, len(seen)) for move, _ in line.moves]
+            return (sum(a > b for i, a in enumerate(firsts) for b in firsts[i + 1:]),
+                    _line_text(line))
+
+        tied = sorted(tied, key=order)
+        line = tied[0][0]
+        others = ", or ".join(_line_text(other) for other, _, _ in tied[1:])
+        events = list(self._play_line(line, None, when))
+        events.append(self._comment(f"{ORDER_UNSEEN}: {_line_text(line)}; or {others}", when))
+        return tuple(events)
 
     def _near(self, obs: Observation, base: dict[int, Piece], trails: list, count: int,
               deadline: float, when: float | None) -> tuple[Event, ...] | None:
@@ -576,6 +622,7 @@ class Arbiter:
         before = self.position
         text = before.move_text(move)
         self.game.push(move, after)
+        self._lifted_seen = []
         ply = self.game.ply
         if when is not None:
             self.game.times[ply] = when
