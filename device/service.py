@@ -88,6 +88,9 @@ SET_UP_KINDS_APART = 1.0
 #: A kind's spread counts when it stands on this many squares or more: two pieces, one in a
 #: glare, are no measure of how far a kind's looks spread.
 SPREAD_SQUARES = 3
+#: A set-up position given for the game that the board has shown this long, as far as each
+#: square's look tells, is taken even when its kinds do not stand apart (`_calibration`).
+SET_UP_TRUST_S = 6.0
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
@@ -327,7 +330,7 @@ class Companion:
         board = self._calibrate_board
         now = frame.time if frame.time is not None else time.monotonic()
         try:  # with markers the watcher takes square 46's corner from them
-            calibration, guessed = self._calibration(frame.image, board)
+            calibration, guessed = self._calibration(frame.image, board, now)
         except (BoardNotFound, CalibrationError) as e:
             if self._calibrate_since is None:
                 self._calibrate_since = now
@@ -376,7 +379,7 @@ class Companion:
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
 
-    def _calibration(self, image, board):
+    def _calibration(self, image, board, now: float | None = None):
         """Calibrate the watcher on ``board`` (None: the start position) in ``image``: the
         calibration, and whether square 46's corner is only the convention's guess.
 
@@ -414,7 +417,17 @@ class Companion:
                 calibration = self.watcher.calibrate(image, board=board)
         if not self.resumed:  # a resumed game's board may differ: the arbiter says how
             apart = _kinds_apart(calibration.colours, expected)
-            if apart < (START_KINDS_APART if board is None else SET_UP_KINDS_APART):
+            trusted = (board is not None and now is not None and self._calibrate_since is not None
+                       and now - self._calibrate_since >= SET_UP_TRUST_S)
+            if trusted and apart < SET_UP_KINDS_APART:
+                # The set-up position was given (run --start, [game] start) and the board has
+                # shown it, as far as each square's look tells, for a while: the colours of a few
+                # pieces in a dim, noisy picture may not stand apart clearly (a 6-piece endgame
+                # at 0.46): going on beats waiting for ever.  Said once.
+                self._note(f"The set-up position is taken as given: its pieces' colours do not "
+                           f"stand clearly apart in this light ({apart:.2f}); if the board shows "
+                           "another position, set it up and start again", logging.WARNING)
+            elif apart < (START_KINDS_APART if board is None else SET_UP_KINDS_APART):
                 what = "start" if board is None else "set-up"
                 raise CalibrationError(
                     f"the board does not show the {what} position: its empty squares and both "

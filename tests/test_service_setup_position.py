@@ -121,7 +121,8 @@ def test_the_start_position_is_never_taken_for_a_set_up_one(tmp_path, caplog, mo
     """A set-up position given while the start position still stands: a set-up of few pieces
     (self-play game 50's) learns its piece colours from the start position's men on its squares
     and the empty squares' from the other men, and the frame, read by each square's own look,
-    reads as the set-up; the colours learnt do not tell the kinds of square apart."""
+    reads as the set-up; the colours learnt do not tell the kinds of square apart.  (Not for
+    `SET_UP_TRUST_S`: then a set-up given is taken, said loudly, below.)"""
     monkeypatch.setattr(service, "SET_UP_HINT_S", 2.0)
     caplog.set_level(logging.INFO, logger="device.service")
     setup = read_file(str(DATA / "selfplay.pdn"))[49].game.start
@@ -240,3 +241,18 @@ def test_run_with_the_configured_start_records_the_set_up_game(tmp_path, setup_f
                             cwd=ROOT, timeout=60)
     assert export.returncode == 0, export.stderr
     assert_recorded_from_the_set_up(export.stdout)
+
+
+def test_a_set_up_given_is_taken_after_a_while_with_a_warning(tmp_path, caplog, monkeypatch):
+    """A set-up whose pieces' colours do not stand apart in the picture (a few pieces in a dim,
+    noisy room: the system bench's selfplay-48 gave 0.46) would wait for ever: after
+    `SET_UP_TRUST_S` of the board showing it, square by square, the position given is taken,
+    and the user is told once that it was taken as given."""
+    monkeypatch.setattr(service, "SET_UP_TRUST_S", 1.5)
+    caplog.set_level(logging.INFO, logger="device.service")
+    setup = read_file(str(DATA / "selfplay.pdn"))[49].game.start
+    frames = frames_of(Position.start(), moves_of("32-28"), still_s=2.5)
+    c, _ = watch(tmp_path, frames[:24], start=setup)
+    assert c._calibrated
+    [note] = said(caplog, "The set-up position is taken as given")
+    assert "set it up and start again" in note
