@@ -380,14 +380,23 @@ class Arbiter:
             if line.root is Root.AS_SEEN:
                 return None
             changed = next(c.changes for c in candidates if c.key == key)
-            unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
-            if unsure:
-                return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
-                                  unsure),)
-            if not _supported(trail, plies, count):
-                return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+            doubt = self._doubt(obs, changed, [(trail, plies)], count, when)
+            if doubt is not None:
+                return doubt
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
         return self._near(obs, base, trails, count, deadline, when)
+
+    def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
+               when: float | None) -> tuple[Event, ...] | None:
+        """Why a line found cannot be recorded yet, as a `LookAgain`: the squares it changes
+        not read surely, or too few readings for its length (`_supported`); None when it can."""
+        unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
+        if unsure:
+            return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                              unsure),)
+        if not all(_supported(trail, plies, count) for trail, plies in stretches):
+            return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+        return None
 
     def _order_unseen(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
                       count: int, when: float | None) -> tuple[Event, ...] | None:
@@ -405,12 +414,9 @@ class Arbiter:
                 or any(move.captured for line, _, _ in tied for move, _ in line.moves):
             return None
         changed = changes_between(self._physical(self.position), tied[0][0].end.pieces())
-        unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
-        if unsure:
-            return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
-                              unsure),)
-        if not all(_supported(trail, plies, count) for _, trail, plies in tied):
-            return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+        doubt = self._doubt(obs, changed, [(trail, plies) for _, trail, plies in tied], count, when)
+        if doubt is not None:
+            return doubt
         seen = {sq: i for i, sq in enumerate(self._lifted_seen)}
 
         def order(entry: tuple[Line, "Trail", int]) -> tuple:
@@ -485,12 +491,9 @@ class Arbiter:
             line, trail, plies = found[0]
             board = _plain_reading(obs, line.end.pieces())
             changed = set(changes_between(base, line.end.pieces())) | set(changes_between(base, board))
-            unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
-            if unsure:
-                return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
-                                  unsure),)
-            if not _supported(trail, plies, count):
-                return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
+            doubt = self._doubt(obs, changed, [(trail, plies)], count, when)
+            if doubt is not None:
+                return doubt
             events = list(self._play_line(line, None, when))
             if self.over is None:
                 self._keep(obs)

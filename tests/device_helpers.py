@@ -30,3 +30,20 @@ def wait_for(condition: Callable[[], bool], timeout: float = 20.0, step: float =
             return True
         time.sleep(step)
     return condition()
+
+
+def watch(tmp_path: Path, frames: list, **kw) -> tuple:
+    """A `device.service.Companion` with a store in ``tmp_path`` (orientation "auto" unless
+    ``corner_46`` is given) fed every rendered frame (`renderer.sequence.GameFrame`) in turn:
+    (the companion, the events)."""
+    from device.service import Companion
+    from device.sources import Frame
+    from device.store import GameStore
+
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  still_s=0.3, **kw)
+    c.open_game()
+    events: list = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    return c, events

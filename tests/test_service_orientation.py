@@ -14,10 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.service import Companion
-from device.sources import Frame
 from device.store import GameStore
-from rules.events import Event, Irregularity
+from rules.events import Irregularity
 from rules.matching import fits_a_move
 from rules.observation import CONTENTS, Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
@@ -27,6 +25,7 @@ from vision.pipeline import BoardWatcher, WatchConfig
 from renderer.render import Camera, Style, game_frames
 from renderer.sequence import GameFrame
 
+from tests.device_helpers import watch
 from tests.vision_helpers import moves_of
 
 START = Position.start()
@@ -48,17 +47,6 @@ def dark_frames() -> list[GameFrame]:
 def light_frames() -> list[GameFrame]:
     return list(game_frames(START, moves_of(*OPENING), fps=6, camera=CAMERA, style=Style(),
                             seed=3, pause_s=1.0))
-
-
-def watch(tmp_path: Path, frames: list[GameFrame], **kw) -> tuple[Companion, list[Event]]:
-    """A companion (orientation "auto" unless ``corner_46`` is given) fed every frame in turn."""
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
-                  still_s=0.3, **kw)
-    c.open_game()
-    events: list[Event] = []
-    for f in frames:
-        events.extend(c.process(Frame(f.image, f.time, f.index)))
-    return c, events
 
 
 def saved(tmp_path: Path) -> dict:

@@ -21,10 +21,9 @@ import device.service as service
 from device.app import Options, build
 from device.config import config_from_dict
 from device.service import Companion
-from device.sources import Frame
 from device.store import GameStore
 from rules.arbiter import Arbiter
-from rules.events import Event, Irregularity
+from rules.events import Irregularity
 from rules.observation import Observation, Settled
 from rules.pdn import read_file, read_games
 from rules.position import Position
@@ -32,6 +31,7 @@ from renderer.render import Camera, Lighting, Style, game_frames
 from renderer.sequence import GameFrame
 
 from tests.conftest import DATA
+from tests.device_helpers import watch
 from tests.vision_helpers import moves_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,16 +66,6 @@ def frames_of(start: Position, moves, still_s: float = 1.0) -> list[GameFrame]:
 @pytest.fixture(scope="module")
 def setup_frames() -> list[GameFrame]:
     return frames_of(SETUP, SETUP_GAME.moves[:PLIES])
-
-
-def watch(tmp_path: Path, frames: list[GameFrame], **kw) -> tuple[Companion, list[Event]]:
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
-                  still_s=0.3, **kw)
-    c.open_game()
-    events: list[Event] = []
-    for f in frames:
-        events.extend(c.process(Frame(f.image, f.time, f.index)))
-    return c, events
 
 
 def said(caplog, text: str, level: int = logging.WARNING) -> list[str]:
