@@ -110,6 +110,10 @@ PLIES_PER_READING = 2
 LONG_LINE = "the board may be several moves on: looking again to be sure"
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
+#: A board read this many times in a row whose changed squares read as a line has them, if only
+#: this likely of their kind, is recorded by that line (`Arbiter._doubt`).
+PATIENT_READINGS = 2
+LIKELY_KIND = 0.7
 #: The scoresheet's comment when moves were seen only as a position several lines of play give
 #: (`Arbiter._order_unseen`).
 ORDER_UNSEEN = "the order of these moves was not seen, the position was"
@@ -389,8 +393,26 @@ class Arbiter:
     def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
                when: float | None) -> tuple[Event, ...] | None:
         """Why a line found cannot be recorded yet, as a `LookAgain`: the squares it changes
-        not read surely, or too few readings for its length (`_supported`); None when it can."""
-        unsure = tuple(sq for sq in sorted(changed) if not sure_of_kind(obs.reading(sq)))
+        not read surely, or too few readings for its length (`_supported`); None when it can.
+
+        A board read `PATIENT_READINGS` times in a row (the service looks again while the
+        arbiter is unsure) whose changed squares all read as the line has them, if only likely
+        (`LIKELY_KIND`: a low-contrast set in a dim room, a square never yet seen empty), is
+        not looked at again for ever: the line is the only one that explains it far better than
+        any other (`Scorer`), and every reading since said the same."""
+        patient = count >= PATIENT_READINGS and isinstance(changed, dict)
+
+        def doubtful(sq: int) -> bool:
+            r = obs.reading(sq)
+            if sure_of_kind(r):
+                return False
+            if not patient or r.occluded:
+                return True
+            want, got = changed[sq], r.content
+            return (None if want is None else want.color) != (None if got is None else got.color) \
+                or r.kind_confidence < LIKELY_KIND
+
+        unsure = tuple(sq for sq in sorted(changed) if doubtful(sq))
         if unsure:
             return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
                               unsure),)

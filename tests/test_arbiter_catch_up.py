@@ -314,3 +314,23 @@ def test_a_take_back_read_unsurely_looks_again_never_guess():
     events = arb.observe(settled(board(AT + 2), readings=unsure))
     assert of(events, LookAgain) and not of(events, MoveTakenBack) and arb.game.ply == AT + 3
     assert of(arb.observe(settled(board(AT + 2))), MoveTakenBack)
+
+
+def test_a_quick_reply_read_only_likely_is_recorded_on_its_second_reading_art_22():
+    # A quick reply (two plies seen as one board) whose emptied square reads only likely
+    # empty (a dark set on dark squares in a dim room): looked at again once, then recorded,
+    # since the reading said the same again; a square read otherwise than the line has it is
+    # still looked at again.
+    arb = recorded_up_to(REAL, AT)
+    after = board(AT + 2)
+    emptied = next(sq for sq in board(AT) if sq not in after)
+    likely = {emptied: SquareReading(None, 0.8, Piece(board(AT)[emptied].color))}
+    first = arb.observe(settled(after, readings=likely))
+    assert of(first, LookAgain) and arb.game.ply == AT
+    second = arb.observe(settled(after, readings=likely))
+    assert texts(second) == REAL.move_texts()[AT:AT + 2]
+    # read the other way round, never
+    other = recorded_up_to(REAL, AT)
+    wrong = {emptied: SquareReading(board(AT)[emptied], 0.8, None)}
+    for _ in range(3):
+        assert not of(other.observe(settled(after, readings=wrong)), MovePlayed)

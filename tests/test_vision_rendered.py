@@ -173,18 +173,27 @@ def _watch_and_judge(moves, seed):
 
 
 
+def _truth_lifts(frames) -> dict[int, tuple[int, ...]]:
+    """The squares lifted in each ply's move as the renderer's truth keeps them (each ply's
+    last frame with a lift: the truth starts the next move's when its hand comes in)."""
+    out: dict[int, tuple[int, ...]] = {}
+    for f in frames:
+        if f.lifted:
+            out[f.ply if f.phase in ("leave", "still", "rest") else f.ply + 1] = f.lifted
+    return out
+
+
 def test_a_piece_lifted_and_put_back_is_reported_and_binds_touch_move_art_15():
-    # White lifts 36 (blocked by 31: no breach) before 32-28; black lifts 16 (which could go
-    # to 21), puts it back, and plays 19-23: the camera saw 16 empty, between frames of the
-    # hand beside it, so the arbiter calls the touch-move breach (Art. 15, rule I).
+    # Quick play.  White lifts 42 (blocked: no breach) before 32-28; black lifts 18 (which
+    # could go to 22 or 23), puts it back, and plays 19-23: the camera saw 18 empty beside the
+    # hand, so the arbiter calls the touch-move breach (Art. 15, rule I).
     from rules.events import MovePlayed, TouchMove
-    frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23"), seed=17)
-    assert [s.lifted for _, s in settled] == [(36, 32), (16, 19)]
-    for f, s in settled:
-        assert s.lifted == f.lifted
+    frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23"), seed=5)
+    truth = _truth_lifts(frames)
+    assert [s.lifted for _, s in settled] == [(42, 32), (18, 19)] == [truth[1], truth[2]]
     assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28"]
     [touch] = [e for e in events if isinstance(e, TouchMove)]
-    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule I", 16, 19)
+    assert (touch.rule, touch.square, touch.moved) == ("Art. 15, rule I", 18, 19)
 
 
 def test_lifts_are_seen_beside_the_hand_and_never_guessed():
@@ -192,22 +201,24 @@ def test_lifts_are_seen_beside_the_hand_and_never_guessed():
     # neighbour lies under the hand, as the motion view finds the hand (a lift the hand kept
     # hidden would be missing from `lifted`); no square is ever reported lifted that was not.
     frames, settled, events = _watch_and_judge(moves_of("32-28", "19-23", "28x19", "14x23"), seed=0)
-    assert len(settled) == 4
+    truth = _truth_lifts(frames)
+    assert [f.ply for f, _ in settled] == [1, 2, 3, 4]
     for f, s in settled:
         assert s.observation.board() == f.pieces
-        assert set(s.lifted) <= set(f.lifted)
+        assert set(s.lifted) <= set(truth[f.ply])
         # the squares left empty (the mover's and the captured pieces) are always there
-        assert {sq for sq in f.lifted if sq not in f.pieces} <= set(s.lifted)
-    # every lift was seen: black's 20 (it could move: rule I; the breach stands once white
-    # replied, Art. 27 rule IV) and 13 (13x24 was as good a capture as 14x23, so 13 had to
+        assert {sq for sq in truth[f.ply] if sq not in f.pieces} <= set(s.lifted)
+    assert [s.lifted for _, s in settled][3] == truth[4]
+    # (white's 45, lifted and put back before 28x19, was under the hand: not guessed)
+    assert [s.lifted for _, s in settled][2] == (28, 23) and truth[3] == (45, 28, 23)
+    # black's lifts were seen: 20 (it could move: rule I; the breach stands once white
+    # replied, Art. 27 rule IV) and 9 (9x20 was as good a capture as 14x23, so 9 had to
     # capture: rule II)
     from rules.events import MovePlayed, TouchMove
-    assert [s.lifted for _, s in settled] == [f.lifted for f, _ in settled]
-    assert [s.lifted for _, s in settled][3] == (13, 14, 19)
     assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28", "19-23", "28x19"]
     touches = [e for e in events if isinstance(e, TouchMove)]
     assert [(t.rule, t.square, t.moved) for t in touches] == [
-        ("Art. 15, rule I", 20, 19), ("Art. 15, rule II", 13, 14)]
+        ("Art. 15, rule I", 20, 19), ("Art. 15, rule II", 9, 14)]
 
 
 def test_no_settled_board_under_a_hand_in_a_dim_light():

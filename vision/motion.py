@@ -245,7 +245,7 @@ def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np
 
 
 #: A hand beside the board this close (squares) to a square that changed may hold its piece.
-_NEAR = 1.5
+_NEAR = 2.5
 
 
 def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
