@@ -164,7 +164,7 @@ class GameConfig:
 class VisionConfig:
     #: How long the board must be still (no hand over it) before its position is read (the
     #: default suits every pace: `vision.motion` tells a hand by what it is, not by waiting).
-    still_seconds: float = 0.15
+    still_seconds: float = 0.1
 
 
 @dataclass(frozen=True, slots=True)

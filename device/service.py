@@ -152,7 +152,7 @@ class Companion:
 
     def __init__(self, *, source: FrameSource, store: GameStore, tags: dict[str, str],
                  panel=None, announcer=None, speaker=None, view=None, sinks: Sequence[Sink] = (),
-                 notifier: Notifier | None = None, still_s: float = 0.15,
+                 notifier: Notifier | None = None, still_s: float = 0.1,
                  corner_46: int | None = None, state_dir: str | Path | None = None,
                  start: Position | None = None, markers: bool = False,
                  start_now: bool = False, config_path: str | None = None) -> None:

@@ -88,7 +88,7 @@ class WatchConfig:
     area); and when ``corner_46`` is not configured the markers give it, so the orientation needs
     no convention about which pieces are lighter."""
 
-    still_s: float = 0.15
+    still_s: float = 0.1
     corner_46: int | None = None
     white_is_lighter: bool = True
     man_height: float | None = None
