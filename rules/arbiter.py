@@ -229,6 +229,14 @@ class Arbiter:
             recovered = self._recover(obs, scorer, base, when)
             if recovered is not None:
                 return recovered
+            if self.pending is None and _in_hand(obs, base, position.turn, settled.lifted):
+                # one of the mover's pieces lifted (the camera saw its square empty under a
+                # hand) and gone, nothing else changed: it is in the mover's hand, held off the
+                # board where the camera does not see the hand (beyond the far edge); a move is
+                # not finished until the piece is released (Art. 16), and nothing is announced.
+                # It counts as touched (Art. 15).
+                self._touch(lifted)
+                return ()
             return self._irregular(obs, base, when, lifted)
 
         what = key[0]
@@ -1013,6 +1021,20 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
 
 def _number(game: Game, ply: int) -> int:
     return (ply - 1 + (0 if game.start.turn.is_white else 1)) // 2 + 1
+
+
+def _in_hand(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tuple[int, ...]
+             ) -> bool:
+    """Whether the board as read is the game's board with one of ``mover``'s pieces gone, read
+    surely, seen lifted by a hand (``lifted``: a piece lost under a glare was never lifted), and
+    nothing else changed: a piece in the mover's hand (`Arbiter.observe`)."""
+    gone = changes_between(base, _plain_reading(obs, base))
+    if len(gone) != 1:
+        return False
+    (sq, now), = gone.items()
+    piece = base.get(sq)
+    return now is None and piece is not None and piece.color is mover and sq in lifted \
+        and sure_of_kind(obs.reading(sq))
 
 
 def _plain_reading(obs: Observation, base: dict[int, Piece]) -> dict[int, Piece]:

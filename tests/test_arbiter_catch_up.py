@@ -334,3 +334,32 @@ def test_a_quick_reply_read_only_likely_is_recorded_on_its_second_reading_art_22
     wrong = {emptied: SquareReading(board(AT)[emptied], 0.8, None)}
     for _ in range(3):
         assert not of(other.observe(settled(after, readings=wrong)), MovePlayed)
+
+
+# -- a piece in the hand, held off the board: Art. 16 -------------------------------------------
+
+def test_a_piece_held_off_the_board_is_a_move_not_finished_art_16():
+    # White lifts the man on 33 and holds it beyond the board's edge, where the camera does not
+    # see the hand: the board is still, with 33 empty (seen lifted).  A move is not finished
+    # until the piece is released (Art. 16): nothing is announced, and the move is recorded
+    # when the man is put down.  A man lost under a glare (never seen lifted) is still named.
+    arb = recorded_up_to(REAL, AT + 2)
+    held = dict(board(AT + 2))
+    piece = held.pop(33)
+    assert piece.color is WHITE and REAL.move_texts()[AT + 2] == "33-29"
+    assert arb.observe(settled(held, lifted=(33,))) == ()
+    assert texts(arb.observe(settled(board(AT + 3), lifted=(33,)))) == ["33-29"]
+    lost = recorded_up_to(REAL, AT + 2)
+    assert of(lost.observe(settled(held)), Irregularity)
+
+
+def test_a_piece_held_off_the_board_counts_as_touched_art_15():
+    # ... and it binds touch-move: put back, and another piece moved while it could move.
+    arb = recorded_up_to(REAL, AT + 2)
+    held = dict(board(AT + 2))
+    del held[33]
+    assert arb.observe(settled(held, lifted=(33,))) == ()
+    other = next(m for m in REAL.positions[AT + 2].legal_moves() if m.from_square != 33)
+    events = arb.observe(settled(REAL.positions[AT + 2].play(other).pieces(), lifted=(other.from_square,)))
+    [touch] = of(events, TouchMove)
+    assert touch.square == 33 and touch.rule == "Art. 15, rule I"
