@@ -75,21 +75,17 @@ class MotionSample:
 
     view: np.ndarray
     motion: float
-    intrusion: float  # the share of the ring covered by a hand (0: no hand over the board)
+    intrusion: float  # the share of the ring covered by a hand
     changed: np.ndarray  # (10, 10) share of each cell's pixels changed since the still reference
     all_round: bool = False  # the ring differs on all four sides (the camera or board moved)
     corners_changed: int = 0  # largest blob of grid points differing from the still board
     corner_mask: np.ndarray | None = None  # (11, 11) the grid points differing (row, col)
-    ring_outer: float = 0.0  # the share of the ring's outer half (away from the board) differing
     ring: float = 0.0  # the share of the ring differing from the still board, whatever did it
     hand_mask: np.ndarray | None = None  # (10, 10) cells a hand covers (share of a cell > 0.2)
     beside: bool = False  # a region from the table covers part of the ring (a hand beside the board)
     from_table: np.ndarray | None = None  # the view's pixels of regions reaching in from the table
     beside_change: bool = False  # a hand beside the board within `_NEAR` squares of a change
-
-    @property
-    def hand(self) -> bool:
-        return self.intrusion > 0.0
+    hand: bool = False  # a hand over the board (a region from the table over squares)
 
 
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
@@ -248,15 +244,19 @@ def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np
 _NEAR = 2.5
 
 
+def _cells(mask: np.ndarray, how=np.mean) -> np.ndarray:
+    """(10, 10) per cell of the playing area, ``how`` (mean: the share) of a view ``mask``."""
+    w = _RING * MOTION_PX
+    return how(mask[w:-w, w:-w].reshape(10, MOTION_PX, 10, MOTION_PX), axis=(1, 3))
+
+
 def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
     """Whether the regions from the table lie within `_NEAR` squares of a square whose look
     changed since the still board (not one they cover themselves): a hand beside the board that
     may hold the piece just lifted off it, rather than one resting after the move."""
-    w = _RING * MOTION_PX
-    own = table[w:-w, w:-w].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)) > 0.1
+    own = _cells(table) > 0.1
     k = 2 * int(_NEAR * MOTION_PX) + 1
-    near = cv2.dilate(table.astype(np.uint8), np.ones((k, k), np.uint8))[w:-w, w:-w]
-    near = near.reshape(10, MOTION_PX, 10, MOTION_PX).max(axis=(1, 3)) > 0
+    near = _cells(cv2.dilate(table.astype(np.uint8), np.ones((k, k), np.uint8)), np.max) > 0
     return bool(np.any(near & ~own & (changed > 0.3)))
 
 
@@ -272,39 +272,34 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         # the ring too: a hand moving over the border, a piece held just off the board
         motion = float(np.mean(tolerant_change(view, previous) > delta))
     intrusion = 0.0
-    ring_outer = 0.0
     ring_share = 0.0
     all_round = False
     changed = np.zeros((10, 10))
     corners_changed = 0
     moved = None
     hand_cells = None
+    hand_seen = beside = False
+    table = None
     if still is not None:
         reference = still * exposure_gain(view, still)
         diff = tolerant_change(view, reference) > delta
         hand, beside, table = _hands(diff, config)
+        hand_seen = bool(hand.any())  # (it may cross the ring where it matches it)
         intrusion = float(np.mean(hand[ring]))
-        if intrusion == 0.0 and hand.any():
-            intrusion = 1.0 / ring.sum()  # a hand that crosses the ring where it matches it
         ring_share = float(np.mean(diff[ring]))
-        ring_outer = float(np.mean(diff[_outer_mask()]))
         w = _RING * MOTION_PX
         sides = (diff[:w, w:-w], diff[-w:, w:-w], diff[w:-w, :w], diff[w:-w, -w:])
         all_round = all(float(np.mean(side)) > config.intrusion_share for side in sides)
-        core = diff[w:(10 + _RING) * MOTION_PX, w:(10 + _RING) * MOTION_PX]
-        changed = core.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
-        hand_cells = hand[w:(10 + _RING) * MOTION_PX, w:(10 + _RING) * MOTION_PX].reshape(
-            10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)) > 0.2
+        changed = _cells(diff)
+        hand_cells = _cells(hand) > 0.2
         # men never cover the grid's corner points, a hand does
         idx = np.clip((_RING + np.arange(11)) * MOTION_PX, 1, view.shape[0] - 2)
-        pv = cv2.blur(view, (3, 3))[idx[:, None], idx[None, :]]
-        ps = cv2.blur(reference, (3, 3))
-        lo = cv2.erode(ps, np.ones((3, 3), np.uint8))[idx[:, None], idx[None, :]]
-        hi = cv2.dilate(ps, np.ones((3, 3), np.uint8))[idx[:, None], idx[None, :]]
-        moved = (np.maximum(np.maximum(lo - pv, pv - hi), 0.0).max(axis=-1) > delta).astype(np.uint8)
+        points = tolerant_change(cv2.blur(view, (3, 3)), cv2.blur(reference, (3, 3)))
+        moved = (points[idx[:, None], idx[None, :]] > delta).astype(np.uint8)
         # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
-                        None if moved is None else moved.astype(bool), ring_outer, ring_share,
-                        hand_cells, beside, table, beside and _near_change(table, changed))
+                        None if moved is None else moved.astype(bool), ring_share, hand_cells,
+                        beside, table, beside and table is not None and _near_change(table, changed),
+                        hand_seen)

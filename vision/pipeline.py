@@ -66,6 +66,13 @@ _GATHER_FRAMES = 8
 _LIFT_SURE = 0.99
 
 
+def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
+    """The (10, 10) ``cells`` shifted to each cell's four neighbours (``edge`` beyond the
+    board)."""
+    padded = np.pad(cells, 1, constant_values=edge)
+    return [padded[1 + dr:11 + dr, 1 + dc:11 + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+
+
 @dataclass(frozen=True)
 class WatchConfig:
     """``still_s``: stillness before a settled observation; ``corner_46``: the image corner of
@@ -541,15 +548,9 @@ class BoardWatcher:
         if cal.empty_ref is not None:
             top_empty = distance(view.top, cal.empty_ref) < _CLEAR
             looks = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
-            padded = np.pad(top_empty, 1, constant_values=True)
-            clear = looks.copy()
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                clear &= padded[1 + dr:11 + dr, 1 + dc:11 + dc]
+            clear = looks & np.logical_and.reduce(_neighbours(top_empty, True))
             if sample.hand_mask is not None:
-                near = np.pad(sample.hand_mask, 1)
-                hand = sample.hand_mask.copy()
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    hand |= near[1 + dr:11 + dr, 1 + dc:11 + dc]
+                hand = np.logical_or.reduce([sample.hand_mask, *_neighbours(sample.hand_mask, False)])
                 clear |= looks & ~hand
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
