@@ -105,3 +105,38 @@ def test_a_frame_moved_by_the_camera_is_registered_to_the_board(dx, dy):
     assert found is not None and np.hypot(found[0] - dx, found[1] - dy) < 0.15
     # and the watcher reads the moved frame as the unmoved one, kings and all
     assert watcher.read(moved).board() == watcher.read(later.image).board()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
+    """A king is twice a man's height: seen from a camera tilted 42 degrees, one on an edge
+    square reaches into the ring around the board, and with the piece it took beside it the
+    change spans two and a half squares there, as an arm does.  The pieces that moved explain
+    it (their sides and shadows), so the board is read within 0.3 s of the hand leaving, never
+    after the 1.2 s a hand at rest is given (quick play's pauses are 0.3-0.8 s)."""
+    start = Position.from_fen("W:W15,21,24,26:B8,12,K13,41")
+    moves, pos = [], start
+    for text in ("21-16", "13x5", "26-21", "41-47", "16-11", "5-46"):
+        moves.append(pos.parse_move(text))
+        pos = pos.play(moves[-1])
+    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0)
+    cam = Camera(tilt_deg=42.0, yaw_deg=-15.0, distance_mm=800.0)
+    frames = list(game_frames(start, moves, fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(exposure=0.8), seed=seed, behaviour=ROUGH,
+                              pace=pace))
+    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
+    watcher.calibrate(frames[0].image, board=start.pieces())
+    settled, last_cover = [], None
+    for f in frames[1:]:
+        if f.occluded or (f.hand and not f.resting):
+            last_cover = f.time
+        s = watcher.feed(f.image, f.time)
+        if s is not None:
+            assert not f.occluded, f"settled at {f.time:.1f} s under a hand"
+            seen = {sq: p.color for sq, p in s.observation.board().items()}
+            assert seen == {sq: p.color for sq, p in f.pieces.items()}
+            assert last_cover is not None and f.time - last_cover <= 0.3 + 1e-6, \
+                f"ply {f.ply} read {f.time - last_cover:.2f} s after the hand left"
+            watcher.confirm(f.pieces)
+            settled.append(f.ply)
+    assert settled == list(range(1, len(moves) + 1))

@@ -88,6 +88,12 @@ class MotionSample:
     hand: bool = False  # a hand over the board (a region from the table over squares)
 
 
+def view_point(x: float, y: float) -> tuple[int, int]:
+    """The motion view's pixel of a point of the board plane (``x``, ``y`` in squares from the
+    playing area's top-left corner, as the view shows it)."""
+    return int(round((x + _RING) * MOTION_PX)), int(round((y + _RING) * MOTION_PX))
+
+
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
     """The colour top-down view of the playing area plus the ring (float32 BGR; colour, since a
     hand can be as light as the border it covers) of a `BoardLocation` or a grid->image

@@ -35,7 +35,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import MotionConfig, MotionSample, measure, settled_view, small_view
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, measure, settled_view, small_view,
+                           view_point)
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
 from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
@@ -82,7 +83,8 @@ class WatchConfig:
     `vision.motion`) may stay perfectly still before it is taken as part of the board;
     ``static_corners_s`` the same for grid corners hidden inside the board with no hand (a king
     near the edge); ``static_explained_s`` the same where the pieces that moved explain every
-    such corner (its side, its shadow); ``static_beside_s`` the same for a hand beside the board
+    such corner and changed pixel from the table (a king's side and shadow on an edge square):
+    no longer than any still board waits; ``static_beside_s`` the same for a hand beside the board
     covering none of its squares (at rest on the border, or holding a piece just lifted off);
     ``lift_frames``: on how many frames under a hand a square must be seen clearly empty before
     a piece put back on it counts as lifted (touch-move, Art. 15; a frame where it is seen empty
@@ -102,8 +104,8 @@ class WatchConfig:
     relocate_after_s: float = 1.0
     static_hand_s: float = 1.2
     static_corners_s: float = 1.0
-    static_explained_s: float = 0.4
-    static_beside_s: float = 1.0
+    static_explained_s: float = 0.1
+    static_beside_s: float = 0.3
     lift_frames: int = 2
     motion: MotionConfig = field(default_factory=MotionConfig)
     markers: MarkerLayout | None = None
@@ -150,6 +152,10 @@ class BoardWatcher:
         self._last_time: float | None = None
         self._frames = 0
         self._static_since: float | None = None
+        # in this still stretch, whether the pieces explain the still "hand" (by whether it is
+        # over the board: `_pieces_explain`) or a hand beside it holds none (`_piece_placed`)
+        self._explained: dict[bool, bool] = {}
+        self._static_limit = 0.0  # how long this stretch must last (its surest sign of a hand)
         self._sample: MotionSample | None = None  # the last frame's motion measures
         # the last reading's view and king evidence, and the last settled one's (for `confirm`)
         self._last_read: _Reading | None = None
@@ -367,24 +373,32 @@ class BoardWatcher:
         self._sample = sample
         if intruding and not moving:
             # A "hand" that has not moved at all for a while is part of the scene: grid corners
-            # hidden or shown by the pieces that moved (a king's side and shadow) after
+            # hidden or shown, or a region reaching in from the table, that the pieces that
+            # moved explain (a king's side and shadow, on an edge square into the ring) after
             # `static_explained_s`; a still region reaching in from the table over squares (a
             # hand at rest, or the light changed) or corners the pieces do not explain, after
             # longer: it is taken as the still view.  A hand beside the board, over no square,
-            # next to a square that changed holds the board up for `static_beside_s` (it may
-            # hold a piece just lifted off), then no more; elsewhere (at rest after the move)
-            # not at all; and it never becomes part of the still view.  (A hand pauses too: at
-            # the turn of a multiple capture, or holding a piece it carries; the moved pieces
-            # may then explain what it covers.)
+            # next to a square that changed holds the board up for `static_beside_s` while no
+            # piece has been put down (it may hold one just lifted off), then no more; once one
+            # is down, or elsewhere (at rest after the move), not at all; and it never becomes
+            # part of the still view.  (A hand pauses too: at the turn of a multiple capture,
+            # or holding a piece it carries; the moved pieces may then explain what it covers.)
             over = sample.hand or sample.corners_changed >= cfg.corner_points
-            explained = (not sample.hand and sample.corners_changed >= cfg.corner_points
-                         and self._pieces_explain(frame, sample))
+            if self._static_since is None:
+                self._explained = {}
+            if over not in self._explained:  # read once per still stretch: the frame stays
+                self._explained[over] = (self._pieces_explain(frame, sample) if over
+                                         else self._piece_placed(frame))
+            explained = self._explained[over]
             limit = (self.config.static_explained_s if explained else
                      self.config.static_hand_s if sample.hand else
                      self.config.static_corners_s if over else self.config.static_beside_s)
             if self._static_since is None:
-                self._static_since = time
-            elif time - self._static_since >= limit - 1e-9:
+                self._static_since, self._static_limit = time, limit
+            # the stretch waits as long as the surest sign of a hand seen in it asks (a hand
+            # beside the board that reached over a square, however briefly, is a hand)
+            limit = self._static_limit = max(limit, self._static_limit)
+            if time > self._static_since and time - self._static_since >= limit - 1e-9:
                 log.debug("a still change for %.1f s (%s): taken as the board",
                           time - self._static_since,
                           "the pieces'" if explained else "a hand" if sample.hand else
@@ -442,9 +456,13 @@ class BoardWatcher:
         return cv2.convertScaleAbs(total, alpha=1.0 / len(self._calm))
 
     def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
-        """Whether every grid corner that differs from the still board lies where a piece that
-        moved stands, or stood, in the way: a piece seen obliquely, and its shadow, reach the
-        corners of its square (a king's beyond); a hand covers others too."""
+        """Whether the pieces that moved explain what looks like a hand standing still: every
+        grid corner that differs from the still board, and every changed pixel of a region
+        reaching in from beyond the board, lies where a piece that moved stands, or stood, in
+        the way.  A piece seen obliquely, and its shadow, reach the corners of its square (a
+        king's beyond); a king moved onto an edge square, next to a piece it took, reaches into
+        the ring over two squares and more, as an arm does; a hand covers more.  Read once per
+        still stretch (the frame does not change while it lasts)."""
         if sample.corner_mask is None or self._reference is None or self.calibration is None \
                 or self._pose is None:
             return False
@@ -453,12 +471,30 @@ class BoardWatcher:
         if not moved:
             return False
         covered = self._covering(ref, moved) | self._covering(now, moved)
-        return bool(np.all(covered | ~sample.corner_mask))
+        if not np.all(covered | ~sample.corner_mask):
+            return False
+        if sample.from_table is None or not sample.from_table.any():
+            return True
+        footprint = self._footprint(ref, moved, sample.from_table.shape) \
+            | self._footprint(now, moved, sample.from_table.shape)
+        # what is left (a shadow's tip) must be less than a hand covers of any square
+        rest = int(np.count_nonzero(sample.from_table & ~footprint))
+        return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
 
-    def _covering(self, obs: Observation, squares: list[int]) -> np.ndarray:
-        """(11, 11) the grid points (row, col) the pieces of ``obs`` on ``squares`` may hide or
-        shade: those within a piece's radius and `_COVER_MARGIN` of the segment from its base to
-        its top, in the board plane as the view shows it."""
+    def _piece_placed(self, frame: np.ndarray) -> bool:
+        """Whether a piece stands on a square that the still board had empty (or held another
+        piece): the move's piece is down, so a hand resting beside the board holds none of its
+        pieces and the board need not wait for it."""
+        if self._reference is None or self.calibration is None:
+            return False
+        ref, now = self._reference, self.read(frame)
+        return any(now.reading(sq).content is not None
+                   and now.reading(sq).content != ref.reading(sq).content for sq in range(1, 51))
+
+    def _pieces_geometry(self, obs: Observation,
+                         squares: list[int]) -> tuple[np.ndarray, np.ndarray, float]:
+        """The bases and tops (n x 2, squares from the playing area's top-left corner, as the
+        view shows them) of the pieces of ``obs`` on ``squares``, and a piece's radius."""
         assert self.calibration is not None and self._pose is not None
         cells = self.calibration.orientation.square_cells()
         centres, heights = [], []
@@ -469,13 +505,35 @@ class BoardWatcher:
                 r, c = cells[sq - 1]
                 centres.append((c + 0.5, r + 0.5))
                 heights.append(man * (2 if piece.king else 1))
-        covered = np.zeros((11, 11), dtype=bool)
-        if not centres:
-            return covered
-        base = np.array(centres)
-        top = base + self._pose.shift(base, np.array(heights))
         kings = self._last_read.kings if self._last_read is not None else None
         radius = (kings.radius if kings is not None and np.isfinite(kings.radius) else 0.45)
+        if not centres:
+            return np.zeros((0, 2)), np.zeros((0, 2)), radius
+        base = np.array(centres)
+        return base, base + self._pose.shift(base, np.array(heights)), radius
+
+    def _footprint(self, obs: Observation, squares: list[int],
+                   shape: tuple[int, ...]) -> np.ndarray:
+        """The motion view's pixels (``shape``) the pieces of ``obs`` on ``squares`` may hide or
+        shade: within a piece's radius and `_COVER_MARGIN` (and the view's blur) of the segment
+        from its base to its top."""
+        base, top, radius = self._pieces_geometry(obs, squares)
+        mask = np.zeros(shape[:2], dtype=np.uint8)
+        reach = int(np.ceil((radius + _COVER_MARGIN) * MOTION_PX)) + 1
+        for a, b in zip(base, top):
+            cv2.line(mask, view_point(*a), view_point(*b), 1, 2 * reach + 1)
+            cv2.circle(mask, view_point(*a), reach, 1, -1)
+            cv2.circle(mask, view_point(*b), reach, 1, -1)
+        return mask.astype(bool)
+
+    def _covering(self, obs: Observation, squares: list[int]) -> np.ndarray:
+        """(11, 11) the grid points (row, col) the pieces of ``obs`` on ``squares`` may hide or
+        shade: those within a piece's radius and `_COVER_MARGIN` of the segment from its base to
+        its top, in the board plane as the view shows it."""
+        base, top, radius = self._pieces_geometry(obs, squares)
+        covered = np.zeros((11, 11), dtype=bool)
+        if not len(base):
+            return covered
         gy, gx = np.mgrid[0:11, 0:11]
         pts = np.stack([gx.ravel(), gy.ravel()], axis=1).astype(np.float64)
         d = top - base  # (n, 2)
