@@ -140,3 +140,29 @@ def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
             watcher.confirm(f.pieces)
             settled.append(f.ply)
     assert settled == list(range(1, len(moves) + 1))
+
+
+def test_arms_over_most_of_the_board_are_hands_whatever_the_frame_noise():
+    """Both players' arms reach in at once, raised towards the camera: between two frames most
+    of the board changes.  The noise floor is the camera's, measured over the last frames, not
+    this frame's median change (which is then the arms'): every frame with the arms shows a
+    hand, and no board is read under them."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    from vision.motion import noise_delta, small_view
+    cam = Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=800.0)
+    renderer, pieces, light = Renderer(), Position.start().pieces(), Lighting(noise=3.0)
+    frames = [renderer.render(pieces, cam, Style(), light, seed=i).image for i in range(6)]
+    for k, y in enumerate([150, 200, 250, 300, 300, 300]):
+        arms = [Hand(x_mm=330, y_mm=y, from_deg=175, height_mm=140, size=1.15, sleeve_mm=330),
+                Hand(x_mm=70, y_mm=460 - y, from_deg=-5, height_mm=140, size=1.15, sleeve_mm=330)]
+        frames.append(renderer.render(pieces, cam, Style(), light, hand=arms, seed=10 + k).image)
+    watcher = BoardWatcher(WatchConfig(corner_46=renderer.render(pieces, cam).corner_46))
+    watcher.calibrate(frames[0])
+    views = [small_view(f, watcher._location) for f in frames[5:7]]
+    # the first frame with the arms changes more than half the board since the one before
+    assert noise_delta(views[1], views[0]) > 5 * noise_delta(
+        small_view(frames[1], watcher._location), small_view(frames[0], watcher._location))
+    for i, image in enumerate(frames):
+        assert watcher.feed(image, 0.1 * i) is None
+        assert watcher.hand_present == (i >= 6), f"frame {i}"

@@ -37,6 +37,7 @@ hand come in.  The watcher (`vision.pipeline`) turns these into states.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from functools import cache
 
@@ -144,6 +145,27 @@ def noise_delta(view: np.ndarray, previous: np.ndarray) -> float:
     inner = ~_ring_mask()
     change = np.abs(view - previous).max(axis=-1)[inner][::4]
     return _NOISE_TIMES * float(np.median(change))
+
+
+#: Frames over which the noise floor is the least one measured: about two seconds.
+_NOISE_FRAMES = 20
+
+
+class NoiseFloor:
+    """The camera's noise floor over the last `_NOISE_FRAMES` frames, as a change that counts:
+    the least of their `noise_delta`.  One frame's own is no measure when an arm covers most of
+    the board: the median change is then the arm's, every threshold rose above it, and a frame
+    with the arm over half the board showed no motion and no hand (the board was read under
+    it).  The camera's noise changes only with the light, slowly."""
+
+    def __init__(self) -> None:
+        self._recent: deque[float] = deque(maxlen=_NOISE_FRAMES)
+
+    def update(self, view: np.ndarray, previous: np.ndarray | None) -> float | None:
+        """This frame's change against ``previous``, kept; the floor (None before any)."""
+        if previous is not None and previous.shape == view.shape:
+            self._recent.append(noise_delta(view, previous))
+        return min(self._recent) if self._recent else None
 
 
 def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -267,14 +289,17 @@ def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
 
 
 def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
-            config: MotionConfig) -> MotionSample:
+            config: MotionConfig, noise: float | None = None) -> MotionSample:
     """Motion against ``previous``, and a hand, covered corners and the ring's change against
-    the ``still`` reference view."""
+    the ``still`` reference view.  ``noise``: the camera's noise floor as a change that counts
+    (`NoiseFloor`); by default this frame's own (`noise_delta` against ``previous``)."""
     ring = _ring_mask()
     delta = pixel_delta(config, still if still is not None else view)
+    if noise is None and previous is not None:
+        noise = noise_delta(view, previous)
+    delta = max(delta, noise or 0.0)
     motion = 0.0
     if previous is not None:
-        delta = max(delta, noise_delta(view, previous))
         # the ring too: a hand moving over the border, a piece held just off the board
         motion = float(np.mean(tolerant_change(view, previous) > delta))
     intrusion = 0.0

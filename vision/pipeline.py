@@ -35,8 +35,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import (MOTION_PX, MotionConfig, MotionSample, measure, settled_view, small_view,
-                           view_point)
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, measure, settled_view,
+                           small_view, view_point)
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
 from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
@@ -152,6 +152,7 @@ class BoardWatcher:
         self._last_time: float | None = None
         self._frames = 0
         self._static_since: float | None = None
+        self._noise = NoiseFloor()  # the camera's noise floor, over the last frames
         # in this still stretch, whether the pieces explain the still "hand" (by whether it is
         # over the board: `_pieces_explain`) or a hand beside it holds none (`_piece_placed`)
         self._explained: dict[bool, bool] = {}
@@ -365,7 +366,7 @@ class BoardWatcher:
         view = small_view(frame, location)
         if self._still is None:
             self._still = view
-        sample = measure(view, self._prev, self._still, cfg)
+        sample = measure(view, self._prev, self._still, cfg, self._noise.update(view, self._prev))
         self._prev = view
         moving = sample.motion > cfg.motion_share
         intruding = (sample.hand or sample.beside_change
@@ -578,7 +579,8 @@ class BoardWatcher:
             if location is None:
                 continue
             view = small_view(frame, location)
-            sample = measure(view, None, self._still, self.config.motion)
+            sample = measure(view, None, self._still, self.config.motion,
+                             self._noise.update(view, None))
             if sample.ring <= self.config.motion.intrusion_share:
                 log.info("board found again after the camera or board moved")
                 # the pose at once: the same frame may go on to look for lifted pieces
