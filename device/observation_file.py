@@ -5,7 +5,9 @@ This is the input of `frisian-companion arbitrate FILE.jsonl` (documented in REA
 
 - a board: ``{"board": "<50 symbols, square 1 first>", ...}`` with ``.`` empty, ``w``/``b`` men,
   ``W``/``B`` kings (spaces and ``/`` ignored), and optionally ``"time"`` (seconds),
-  ``"lifted"`` (squares lifted while a hand was over the board, in order), ``"confidence"``
+  ``"lifted"`` (squares lifted while a hand was over the board, in order), ``"placed"``
+  (squares the board before had empty that were seen holding a piece on the way, in order),
+  ``"confidence"``
   (of every square, default 1.0), ``"readings"`` (per square: ``{"17": {"content": "w",
   "confidence": 0.6, "alternative": "."}}``), ``"occluded"`` (squares a hand covered) and
   ``"complete"`` (the move was marked complete with the button);
@@ -53,7 +55,8 @@ class Declare:
 Item = Settled | Start | TakeBack | Declare
 
 _REASONS = {t.value: t for t in Termination if not t.by_rules} | {t.name.lower(): t for t in Termination if not t.by_rules}
-_BOARD_KEYS = {"board", "time", "lifted", "confidence", "readings", "occluded", "complete"}
+_BOARD_KEYS = {"board", "time", "lifted", "placed", "confidence", "readings", "occluded",
+               "complete"}
 
 
 def read_lines(lines: Iterable[str], name: str = "input") -> list[tuple[int, Item]]:
@@ -134,10 +137,14 @@ def _settled(data: dict, time: float | None) -> Settled:
         r = changed.get(sq, obs.reading(sq))
         changed[sq] = SquareReading(r.content, r.confidence, r.alternative, occluded=True)
     obs = obs.with_readings(changed)
-    lifted = data.get("lifted", [])
-    if not isinstance(lifted, list):
-        raise ObservationFileError('"lifted" is a list of squares, e.g. [32, 27]')
-    return Settled(obs, tuple(_square(s, "lifted") for s in lifted), time, bool(data.get("complete", False)))
+    squares = {}
+    for key in ("lifted", "placed"):
+        given = data.get(key, [])
+        if not isinstance(given, list):
+            raise ObservationFileError(f'"{key}" is a list of squares, e.g. [32, 27]')
+        squares[key] = tuple(_square(s, key) for s in given)
+    return Settled(obs, squares["lifted"], time, bool(data.get("complete", False)),
+                   placed=squares["placed"])
 
 
 def _number(data: dict, key: str) -> float | None:
@@ -167,4 +174,6 @@ def board_line(settled: Settled) -> str:
         data["time"] = settled.time
     if settled.lifted:
         data["lifted"] = list(settled.lifted)
+    if settled.placed:
+        data["placed"] = list(settled.placed)
     return json.dumps(data)

@@ -158,6 +158,8 @@ class Arbiter:
     _acts: dict[tuple, bool] = field(default_factory=dict, repr=False)  # `_single_act`, kept
     # the squares seen lifted since the last recorded move, in order (`_order_unseen`)
     _lifted_seen: list[int] = field(default_factory=list, repr=False)
+    # the squares seen holding a piece on the way since the last recorded move, in order
+    _placed_seen: list[int] = field(default_factory=list, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
 
     def __post_init__(self) -> None:
@@ -220,6 +222,7 @@ class Arbiter:
             key = _crowning_in_doubt(decision)
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
         self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
+        self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
 
         if key is None:
             if decision.explained:
@@ -383,6 +386,11 @@ class Arbiter:
                                       decision.doubt),)
                 best = next(c.changes for c in candidates if c.key == decision.best)
                 tied = [found[c.key[1]] for c in candidates if c.changes == best and len(c.key) == 2]
+                passed = self._passed(tied)
+                if passed is not None:
+                    line, trail, plies = passed
+                    doubt = self._doubt(obs, best, [(trail, plies)], count, when)
+                    return doubt if doubt is not None else self._play_line(line, None, when)
                 settled = self._order_unseen(tied, obs, count, when)
                 if settled is not None:
                     return settled
@@ -427,6 +435,28 @@ class Arbiter:
         if not all(_supported(trail, plies, count) for trail, plies in stretches):
             return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
         return None
+
+    def _passed(self, tied: list[tuple[Line, "Trail", int]]) -> tuple[Line, "Trail", int] | None:
+        """Of lines that give the same board (a transposition, or a piece's route: a man's 12-7
+        or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
+        only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
+        beside the hand, on several frames) and, where both pieces were seen so, in the order
+        seen.  None when the sightings tell none, or not one alone, apart (a line from the board
+        as seen, `Root.AS_SEEN`, is never chosen so)."""
+        seen = {sq: i for i, sq in enumerate(self._placed_seen)}
+        if len(tied) < 2 or not seen or any(line.root is Root.AS_SEEN for line, _, _ in tied):
+            return None
+
+        def fits(line: Line) -> bool:
+            lands = [move.to_square for move, _ in line.moves]
+            end = line.end.pieces()
+            if not all(sq in lands or sq in end for sq in seen):
+                return False
+            order = [seen[sq] for sq in lands if sq in seen]
+            return all(a <= b for a, b in zip(order, order[1:]))
+
+        fitting = [entry for entry in tied if fits(entry[0])]
+        return fitting[0] if len(fitting) == 1 else None
 
     def _order_unseen(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
                       count: int, when: float | None) -> tuple[Event, ...] | None:
@@ -656,6 +686,7 @@ class Arbiter:
         text = before.move_text(move)
         self.game.push(move, after)
         self._lifted_seen = []
+        self._placed_seen = []
         ply = self.game.ply
         if when is not None:
             self.game.times[ply] = when

@@ -258,16 +258,21 @@ class Searches:
         return found
 
 
-#: The move sequences that reach a state, from where a `Trail` starts: two are enough to know
-#: that the board cannot tell them apart.
+#: The move sequences that reach a state, from where a `Trail` starts (several: the board
+#: cannot tell them apart, what the camera saw on the way may).
 Ways = tuple[tuple[movegen.RawMove, ...], ...]
+
+
+#: The move orders a trail keeps to one state: two moves of each side give four.
+MOST_WAYS = 6
 
 
 @dataclass(frozen=True, slots=True)
 class Trail:
     """Lines of legal moves from a root through the still readings seen since: ``ends`` maps
     each state the readings so far leave possible to the move sequences reaching it (at most
-    two: a second is a transposition, which nothing later can undo), all ``plies`` long.
+    `MOST_WAYS`: the others are transpositions, which nothing later on the board can undo, but
+    what the camera saw on the way can tell apart), all ``plies`` long.
 
     A reading *fits* when some line a few plies on from one of the ends has exactly its sure
     kinds (`legal_lines`), with no piece's round trip within those plies (`Line.leaves_no_trace`:
@@ -308,7 +313,7 @@ class Trail:
                         continue
                     reached = ends.setdefault(end, [])
                     for way in ways:
-                        if len(reached) < 2:
+                        if len(reached) < MOST_WAYS:
                             reached.append(way + raws)
             if ends:
                 if len(ends) > most_ends:

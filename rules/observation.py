@@ -182,16 +182,19 @@ class Observation:
 class Settled:
     """A still board: the observation, and the squares whose pieces were lifted or displaced while
     a hand was over the board, in the order they were first lifted.  ``complete`` is True when the
-    player marked the move complete (button or clock, Art. 23) rather than the board settling."""
+    player marked the move complete (button or clock, Art. 23) rather than the board settling.
+    ``placed``: the squares the last still board had empty that were seen holding a piece on the
+    way (a piece put down, maybe taken again before the board was still), in the order seen."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()
     time: float | None = None
     complete: bool = False
     frame: int | None = field(default=None, compare=False)
+    placed: tuple[int, ...] = ()
 
     def turned(self) -> "Settled":
         """The same settled board turned half round with the sides swapped (`Observation.turned`;
-        a lifted square n is 51 - n)."""
+        a lifted or placed square n is 51 - n)."""
         return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
-                       self.complete, self.frame)
+                       self.complete, self.frame, tuple(51 - sq for sq in self.placed))

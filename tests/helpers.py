@@ -20,12 +20,13 @@ def texts(position: Position) -> set[str]:
 
 def settled(board: Mapping[int, Piece], confidence: float = 0.99,
             readings: Mapping[int, SquareReading] | None = None, lifted: tuple[int, ...] = (),
-            time: float | None = None) -> Settled:
-    """A still board as a camera reads it: every square at ``confidence``, some read otherwise."""
+            time: float | None = None, placed: tuple[int, ...] = ()) -> Settled:
+    """A still board as a camera reads it: every square at ``confidence``, some read otherwise;
+    ``lifted`` and ``placed`` as the camera saw them on the way (`Settled`)."""
     obs = Observation.from_board(board, confidence, time)
     if readings:
         obs = obs.with_readings(readings)
-    return Settled(obs, lifted, time)
+    return Settled(obs, lifted, time, placed=placed)
 
 
 def misread(board: Mapping[int, Piece], square: int, content: Piece | None = None,

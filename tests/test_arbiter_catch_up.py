@@ -152,6 +152,36 @@ def test_an_intermediate_reading_tells_a_transposition_apart_art_22():
     assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
 
 
+@pytest.mark.parametrize("route", ["12-7", "12-8"])
+def test_a_piece_seen_on_the_way_tells_which_route_was_played_art_22(route):
+    # White's man goes 12-7 or 12-8, and black's king takes it sideways, 10x6 (Art. 4, the
+    # Frisian capture along the row), before the board is seen still: both lines leave the
+    # same board.  Alone it cannot say which (the players are asked to replay them); the man
+    # seen standing on 7 (or 8) beside the hand tells the route, and it is recorded.
+    start = Position.from_fen("W:W12,25:BK10")
+    first = start.parse_move(route)
+    after = start.play(first).play(start.play(first).parse_move("10x6"))
+    alone = Arbiter(Game(start=start))
+    events = alone.observe(settled(after.pieces()))
+    assert not of(events, MovePlayed) and "not seen one by one" in of(events, Irregularity)[0].message
+    arb = Arbiter(Game(start=start))
+    events = arb.observe(settled(after.pieces(), lifted=(12, 10), placed=(first.to_square,)))
+    assert texts(events) == [route, "10x6"] and not of(events, Irregularity)
+
+
+def test_the_order_pieces_were_seen_put_down_tells_a_transposition_apart_art_22():
+    # Six quiet plies read only at their end: the squares seen holding a piece on the way, in
+    # the order seen, are the moves' squares in the order played.
+    arb = recorded_up_to(QUIET, QUIET_AT)
+    landed = tuple(m.to_square for m in QUIET.moves[QUIET_AT:QUIET_AT + 6])
+    for _ in range(5):
+        events = arb.observe(settled(board(QUIET_AT + 6, QUIET), placed=landed))
+        if arb.game.ply != QUIET_AT:
+            break
+    assert texts(events) == QUIET.move_texts()[QUIET_AT:QUIET_AT + 6]
+    assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
+
+
 def test_a_reading_that_fits_nothing_on_the_way_only_counts_art_22():
     # Between two boards that fit, one misread (a man of each side lost under a glare): it
     # fits no position of the line, nor one irregular act after it, and allows the next stretch

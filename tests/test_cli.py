@@ -173,6 +173,7 @@ def test_arbitrate_json_events(tmp_path):
     ('{"board": 5}', "line 2: \"board\" is a string of 50 symbols"),
     ('not json', "line 2: not JSON"),
     ('{"board": "' + "." * 50 + '", "lifted": [51]}', "line 2: \"lifted\": 51 is not a square (1-50)"),
+    ('{"board": "' + "." * 50 + '", "placed": 7}', "line 2: \"placed\" is a list of squares"),
     ('{"board": "' + "." * 50 + '", "colour": 1}', "line 2: unknown key 'colour'"),
     ('{"declare": "1-0", "reason": "tired"}', "line 2: \"reason\" 'tired' is not one of"),
     ('{"hello": 1}', 'line 2: a line needs "board", "start", "take_back" or "declare"'),
@@ -184,6 +185,18 @@ def test_arbitrate_bad_line_names_the_line(tmp_path, line, says):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("frisian-companion: error: ") and says in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_arbitrate_takes_the_route_seen_on_the_way(tmp_path):
+    # 12-7 10x6 and 12-8 10x6 leave the same board; "placed" (the man seen on 7) tells them apart
+    path = tmp_path / "route.jsonl"
+    from rules.position import Position
+    end = Position.from_fen("W:W25:BK6")  # after 12-7 10x6
+    path.write_text(json.dumps({"start": "W:W12,25:BK10"}) + "\n"
+                    + json.dumps({"board": _board(end), "lifted": [12, 10], "placed": [7]}) + "\n")
+    r = run("arbitrate", str(path))
+    assert r.returncode == 0, r.stderr
+    assert "12-7" in r.stdout and "10x6" in r.stdout and "irregular" not in r.stdout
 
 
 def test_arbitrate_missing_file():

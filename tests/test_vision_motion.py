@@ -166,3 +166,26 @@ def test_arms_over_most_of_the_board_are_hands_whatever_the_frame_noise():
     for i, image in enumerate(frames):
         assert watcher.feed(image, 0.1 * i) is None
         assert watcher.hand_present == (i >= 6), f"frame {i}"
+
+
+@pytest.mark.parametrize("route", ["12-7", "12-8"])
+def test_a_piece_put_down_and_taken_before_the_board_is_still_is_seen_placed(route):
+    """White's man goes 12-7 (or 12-8) and black's king takes it at once, before the board is
+    seen still (quick play).  Both routes leave the same board; the man seen standing on its
+    square beside the hands is reported (`Settled.placed`), and the arbiter takes the route
+    from it (`tests.test_arbiter_catch_up`)."""
+    start = Position.from_fen("W:W12,25:BK10")
+    first = start.parse_move(route)
+    moves = [first, start.play(first).parse_move("10x6")]
+    pace = replace(Pace.quick(), early_reply=1.0, rest=0.0, slide=0.0)
+    cam = Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=800.0)
+    frames = list(game_frames(start, moves, fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(exposure=0.9), seed=2, behaviour=ROUGH, pace=pace))
+    assert not any(f.settled for f in frames if f.ply == 1), "the reply came before a still board"
+    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
+    watcher.calibrate(frames[0].image, board=start.pieces())
+    settled = [s for f in frames[1:] if (s := watcher.feed(f.image, f.time)) is not None]
+    assert [s.observation.board() for s in settled][-1:] == [frames[-1].pieces]
+    assert first.to_square in {sq for s in settled for sq in s.placed}
+    other = 15 - first.to_square  # 7 <-> 8
+    assert other not in {sq for s in settled for sq in s.placed}

@@ -37,6 +37,7 @@ from vision.locate import BoardLocation, BoardNotFound, find_board, refine_locat
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, measure, settled_view,
                            small_view, view_point)
+from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
 from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
@@ -140,8 +141,7 @@ class BoardWatcher:
         self._episode = False
         self._hand_seen = False
         self._hand_now = False
-        self._first_empty: dict[int, int] = {}
-        self._empty_frames: dict[int, int] = {}
+        self._passing = Passing()  # what was seen beside the hand in this episode
         # (location, marker fix): the markers as seen when the cached location was placed
         self._marker_ref: tuple[BoardLocation, object] | None = None
         self._last_frame: np.ndarray | None = None
@@ -422,7 +422,7 @@ class BoardWatcher:
                     and time - self._busy_since > self.config.relocate_after_s:
                 self._relocate(frame, time)
             if self._hand_seen:
-                self._track_lifted(frame, sample)
+                self._track_passing(frame, sample)
             return None
         self._busy_since = None
         if not self._episode or self._last_busy is None:
@@ -558,8 +558,7 @@ class BoardWatcher:
         self._last_busy = time
         if not self._episode:
             self._episode = True
-            self._first_empty = {}
-            self._empty_frames = {}
+            self._passing = Passing()
             self._hand_seen = False
         if hand:
             self._hand_seen = True
@@ -588,7 +587,7 @@ class BoardWatcher:
                 self._location, self._pose, self._prev = location, pose, view
                 return
 
-    def _track_lifted(self, frame: np.ndarray, sample: MotionSample) -> None:
+    def _track_passing(self, frame: np.ndarray, sample: MotionSample) -> None:
         if self._reference is None or self.calibration is None or self._location is None:
             return
         assert self._pose is not None
@@ -604,22 +603,26 @@ class BoardWatcher:
         # region reaching in from the table).  A frame where it is seen so very surely counts
         # twice: a piece lifted for a moment between two frames of the hand is reported.
         # `lift_frames` such counts are needed.
+        # Seen placed (a piece put down on the way, maybe taken again before the board was
+        # still): a square the still board had empty read as a piece surely, neither it nor a
+        # neighbour under the hand, on `lift_frames` frames.
         clear = np.zeros((10, 10), dtype=bool)
+        hand = None
+        if sample.hand_mask is not None:
+            hand = np.logical_or.reduce([sample.hand_mask, *_neighbours(sample.hand_mask, False)])
         if cal.empty_ref is not None:
             top_empty = distance(view.top, cal.empty_ref) < _CLEAR
             looks = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
             clear = looks & np.logical_and.reduce(_neighbours(top_empty, True))
-            if sample.hand_mask is not None:
-                hand = np.logical_or.reduce([sample.hand_mask, *_neighbours(sample.hand_mask, False)])
+            if hand is not None:
                 clear |= looks & ~hand
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
-                continue
-            if probs[r, c, 0] > 0.9:
-                self._first_empty.setdefault(sq, self._frames)
-                if clear[r, c]:
-                    sure = 2 if probs[r, c, 0] > _LIFT_SURE else 1
-                    self._empty_frames[sq] = self._empty_frames.get(sq, 0) + sure
+                if hand is not None and not hand[r, c] and max(probs[r, c, 1], probs[r, c, 2]) > 0.9:
+                    self._passing.seen_placed(sq, self._frames)
+            elif probs[r, c, 0] > 0.9:
+                self._passing.seen_empty(sq, self._frames, bool(clear[r, c]),
+                                         2 if probs[r, c, 0] > _LIFT_SURE else 1)
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         obs = self.read(frame, time)
@@ -637,12 +640,9 @@ class BoardWatcher:
         gone = [sq for sq in range(1, 51) if ref is not None
                 and ref.reading(sq).content is not None
                 and obs.reading(sq).content != ref.reading(sq).content]
-        put_back = [sq for sq, n in self._empty_frames.items()
-                    if n >= self.config.lift_frames and sq not in gone]
-        lifted = tuple(sorted(gone + put_back,
-                              key=lambda sq: (self._first_empty.get(sq, 1 << 30), sq)))
-        self._first_empty = {}
-        self._empty_frames = {}
+        lifted = self._passing.lifted(gone, self.config.lift_frames)
+        placed = self._passing.placed(self.config.lift_frames)
+        self._passing = Passing()
         if self._location is not None:
             table = self._sample.from_table if self._sample is not None else None
             self._still = settled_view(small_view(frame, self._location), self._still, table)
@@ -655,7 +655,7 @@ class BoardWatcher:
         self._reference = obs
         if not emit:
             return None
-        return Settled(obs, lifted, time, complete, frame=self._frames)
+        return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed)
 
     def confirm(self, board: Mapping[int, Piece]) -> None:
         """What the game says stands on the board of the last settled observation (the
@@ -740,6 +740,5 @@ class BoardWatcher:
         if self._confirmed is not None:
             self._confirmed = {51 - sq: Piece(p.color.other, p.king)
                                for sq, p in self._confirmed.items()}
-        self._first_empty = {51 - sq: n for sq, n in self._first_empty.items()}
-        self._empty_frames = {51 - sq: n for sq, n in self._empty_frames.items()}
+        self._passing = self._passing.turned()
         return self.calibration

@@ -1,0 +1,58 @@
+"""What the camera saw in passing while a hand was over the board, between two still boards.
+
+The watcher reads the board only when it is still; while a hand moves over it the squares
+beside the hand are still seen.  Two things seen there matter to the arbiter:
+
+- *lifted*: a square of the still board seen clearly empty on a few frames (a piece lifted, maybe
+  put back: touch-move, Art. 15);
+- *placed*: a square the still board had empty seen clearly holding a piece on a few frames (a
+  piece put down on the way, maybe taken again before the board was still: which of two moves
+  that end on the same board was played, a man's 12-7 or 12-8 before a king took it).
+
+`Passing` counts such sightings, frame by frame, for one hand's visit (an episode).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Passing:
+    """Sightings of one episode: square -> the frame it was first seen so, and how many frames
+    (a very sure frame counts twice) it was seen so clearly."""
+
+    first_empty: dict[int, int] = field(default_factory=dict)
+    empty_frames: dict[int, int] = field(default_factory=dict)
+    first_placed: dict[int, int] = field(default_factory=dict)
+    placed_frames: dict[int, int] = field(default_factory=dict)
+
+    def seen_empty(self, square: int, frame: int, clear: bool, weight: int = 1) -> None:
+        """A square of the still board read empty on ``frame``; ``clear``: seen clearly (not
+        beside a hand that may hide it), then counted ``weight`` times."""
+        self.first_empty.setdefault(square, frame)
+        if clear:
+            self.empty_frames[square] = self.empty_frames.get(square, 0) + weight
+
+    def seen_placed(self, square: int, frame: int) -> None:
+        """A square the still board had empty read clearly holding a piece on ``frame``."""
+        self.first_placed.setdefault(square, frame)
+        self.placed_frames[square] = self.placed_frames.get(square, 0) + 1
+
+    def lifted(self, gone: list[int], need: int) -> tuple[int, ...]:
+        """The squares whose pieces are ``gone`` from the still board, and those seen clearly
+        empty on ``need`` frames (lifted and put back), in the order first seen empty."""
+        put_back = [sq for sq, n in self.empty_frames.items() if n >= need and sq not in gone]
+        return tuple(sorted(gone + put_back, key=lambda sq: (self.first_empty.get(sq, 1 << 30), sq)))
+
+    def placed(self, need: int) -> tuple[int, ...]:
+        """The squares seen clearly holding a piece on ``need`` frames, in the order first seen."""
+        return tuple(sorted((sq for sq, n in self.placed_frames.items() if n >= need),
+                            key=lambda sq: (self.first_placed[sq], sq)))
+
+    def turned(self) -> "Passing":
+        """The same sightings with the board turned half round (square n is 51 - n)."""
+        def turn(d: dict[int, int]) -> dict[int, int]:
+            return {51 - sq: n for sq, n in d.items()}
+        return Passing(turn(self.first_empty), turn(self.empty_frames), turn(self.first_placed),
+                       turn(self.placed_frames))
