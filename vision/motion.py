@@ -87,6 +87,7 @@ class MotionSample:
     from_table: np.ndarray | None = None  # the view's pixels of regions reaching in from the table
     beside_change: bool = False  # a hand beside the board within `_NEAR` squares of a change
     hand: bool = False  # a hand over the board (a region from the table over squares)
+    diff: np.ndarray | None = None  # the view's pixels that differ from the still board
 
 
 def view_point(x: float, y: float) -> tuple[int, int]:
@@ -310,7 +311,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     moved = None
     hand_cells = None
     hand_seen = beside = False
-    table = None
+    table = diff = None
     if still is not None:
         reference = still * exposure_gain(view, still)
         diff = tolerant_change(view, reference) > delta
@@ -333,4 +334,4 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
                         None if moved is None else moved.astype(bool), ring_share, hand_cells,
                         beside, table, beside and table is not None and _near_change(table, changed),
-                        hand_seen)
+                        hand_seen, diff)

@@ -389,7 +389,7 @@ class BoardWatcher:
                 self._explained = {}
             if over not in self._explained:  # read once per still stretch: the frame stays
                 self._explained[over] = (self._pieces_explain(frame, sample) if over
-                                         else self._piece_placed(frame))
+                                         else self._piece_placed(frame, sample))
             explained = self._explained[over]
             limit = (self.config.static_explained_s if explained else
                      self.config.static_hand_s if sample.hand else
@@ -482,15 +482,25 @@ class BoardWatcher:
         rest = int(np.count_nonzero(sample.from_table & ~footprint))
         return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
 
-    def _piece_placed(self, frame: np.ndarray) -> bool:
-        """Whether a piece stands on a square that the still board had empty (or held another
-        piece): the move's piece is down, so a hand resting beside the board holds none of its
-        pieces and the board need not wait for it."""
-        if self._reference is None or self.calibration is None:
+    def _piece_placed(self, frame: np.ndarray, sample: MotionSample) -> bool:
+        """Whether the move's piece is down, so a hand resting beside the board holds none of
+        its pieces and the board need not wait for it: a piece stands on a square that the still
+        board had empty (or held another piece), and every changed pixel of the board but the
+        hand's own lies where a piece that moved stands or stood (a hand over a square that
+        looks joined to nothing beside the board, read as a piece there, is no piece put down).
+        """
+        if self._reference is None or self.calibration is None or self._pose is None:
             return False
         ref, now = self._reference, self.read(frame)
-        return any(now.reading(sq).content is not None
-                   and now.reading(sq).content != ref.reading(sq).content for sq in range(1, 51))
+        moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
+        if not any(now.reading(sq).content is not None for sq in moved):
+            return False
+        if sample.diff is None:
+            return True
+        board = sample.diff if sample.from_table is None else sample.diff & ~sample.from_table
+        footprint = self._footprint(ref, moved, board.shape) | self._footprint(now, moved, board.shape)
+        rest = int(np.count_nonzero(board & ~footprint))
+        return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
 
     def _pieces_geometry(self, obs: Observation,
                          squares: list[int]) -> tuple[np.ndarray, np.ndarray, float]:
