@@ -26,7 +26,8 @@ final position stays in view three seconds.  Examples of every difference go to 
 ``problems``.  ``--games N`` (default 8) games are
 drawn from the data (every game with kings first when ``--kings``), ``--seed S`` draws them and
 their scenes, ``--only NAME ...`` picks games by name (``lidraughts-4``, ``selfplay-40``),
-``--fps F`` (default 6), ``--max-plies N`` cuts long games (default 60), ``--jobs J`` (default 2)
+``--fps F`` (default: each game at 6, 10 or 15 frames a second, drawn from its seed: the
+watcher's timing must hold at every camera rate), ``--max-plies N`` cuts long games (default 60), ``--jobs J`` (default 2)
 processes.  Progress on stderr, one JSON line on stdout.
 """
 
@@ -265,6 +266,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
     out = {
         "game": name, "seed": seed, "plies": len(want), "recorded": len(got), "plies_right": right,
         "exact": got == want, "frames": frames, "seconds": round(time.time() - t0, 1),
+        "fps": fps,
         "kings": sum(p.king for pos in game.positions for p in pos.pieces().values()) > 0,
         "tilt": round(cam.tilt_deg, 1), "result_due": outcome is not None,
         "result_right": outcome is not None and over == outcome,
@@ -301,7 +303,18 @@ BUCKETS = {
     "bright": lambda r: r["exposure"] >= 0.8,
     "quick": lambda r: r["pace"] == "quick",
     "normal": lambda r: r["pace"] != "quick",
+    **{f"{fps} fps": (lambda r, fps=fps: r["fps"] == fps) for fps in (6, 10, 15)},
 }
+
+#: The camera rates games are drawn at (frames a second): a Pi camera asked for 10 gives
+#: 10; a USB one, or a busy Pi, less or more.
+FPS_CHOICES = (6.0, 10.0, 15.0)
+
+
+def game_fps(seed: int) -> float:
+    """The frame rate a game of ``seed`` is drawn at (its own stream: the scene is unchanged)."""
+    import numpy as np
+    return FPS_CHOICES[int(np.random.default_rng([seed, 0xF95]).integers(len(FPS_CHOICES)))]
 
 
 def breakdown(results: list[dict]) -> dict:
@@ -321,7 +334,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", nargs="+", metavar="NAME")
     ap.add_argument("--kings", action="store_true", help="games with kings first")
-    ap.add_argument("--fps", type=float, default=6.0)
+    ap.add_argument("--fps", type=float, default=None,
+                    help="frames per second of every game (default: 6, 10 or 15 drawn per game)")
     ap.add_argument("--max-plies", type=int, default=60)
     ap.add_argument("--auto-orientation", action="store_true",
                     help="learn square 46's corner from the start position (lighter pieces white's, until "
@@ -354,7 +368,8 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.time()
     results = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, n, s, args.fps, args.max_plies, args.auto_orientation,
+        futures = [pool.submit(run_one, n, s, args.fps or game_fps(s), args.max_plies,
+                               args.auto_orientation,
                                args.still_camera, args.slow_pace, i < args.inject)
                    for i, (n, s) in enumerate(zip(names, seeds))]
         for fut in futures:
@@ -363,7 +378,8 @@ def main(argv: list[str] | None = None) -> None:
             inj = r.get("injected")
             note = "" if inj is None else \
                 f", injected {inj['article']} at ply {inj['ply']}: {'named' if inj['named'] else 'NOT NAMED'}"
-            print(f"{r['game']} (seed {r['seed']}, tilt {r['tilt']}, shake {r['shake_px']} px, "
+            print(f"{r['game']} (seed {r['seed']}, {r['fps']:g} fps, tilt {r['tilt']}, "
+                  f"shake {r['shake_px']} px, "
                   f"exposure {r['exposure']}, {r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}, irregularities "
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
