@@ -62,8 +62,17 @@ def test_hands_resting_at_the_edge_hold_nothing_up_at_quick_play():
                               lighting=Lighting(exposure=0.7), seed=4, behaviour=ROUGH,
                               pace=pace))
     assert sum(f.resting for f in frames) > 20
+    assert _plies_settled_soon_after_the_hand(frames, Position.start()) == \
+        list(range(1, len(moves) + 1))
+
+
+def _plies_settled_soon_after_the_hand(frames, start: Position) -> list[int]:
+    """The plies ``frames`` settle on through a watcher calibrated on ``start``, each checked:
+    read right (what stands where: king or man is the arbiter's to weigh with the game, which
+    knows where its kings are, `rules.matching`), never under a hand, within 0.3 s of the last
+    hand moving or over a square."""
     watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
-    watcher.calibrate(frames[0].image)
+    watcher.calibrate(frames[0].image, board=start.pieces())
     settled, last_cover = [], None
     for f in frames[1:]:
         if f.occluded or (f.hand and not f.resting):
@@ -71,14 +80,13 @@ def test_hands_resting_at_the_edge_hold_nothing_up_at_quick_play():
         s = watcher.feed(f.image, f.time)
         if s is not None:
             assert not f.occluded, f"settled at {f.time:.1f} s under a hand"
-            # what stands where (king or man is the arbiter's to weigh with the game, which
-            # knows where its kings are: a reading never overrules it, `rules.matching`)
             seen = {sq: p.color for sq, p in s.observation.board().items()}
             assert seen == {sq: p.color for sq, p in f.pieces.items()}
-            assert last_cover is not None and f.time - last_cover <= 0.3 + 1e-6
+            assert last_cover is not None and f.time - last_cover <= 0.3 + 1e-6, \
+                f"ply {f.ply} read {f.time - last_cover:.2f} s after the hand left"
             watcher.confirm(f.pieces)  # as the service does once the arbiter accepted it
             settled.append(f.ply)
-    assert settled == list(range(1, len(moves) + 1))
+    return settled
 
 
 @pytest.mark.parametrize("dx, dy", [(0.4, -0.3), (1.7, 0.9), (-2.5, 1.2)])
@@ -124,22 +132,7 @@ def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
     frames = list(game_frames(start, moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.8), seed=seed, behaviour=ROUGH,
                               pace=pace))
-    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
-    watcher.calibrate(frames[0].image, board=start.pieces())
-    settled, last_cover = [], None
-    for f in frames[1:]:
-        if f.occluded or (f.hand and not f.resting):
-            last_cover = f.time
-        s = watcher.feed(f.image, f.time)
-        if s is not None:
-            assert not f.occluded, f"settled at {f.time:.1f} s under a hand"
-            seen = {sq: p.color for sq, p in s.observation.board().items()}
-            assert seen == {sq: p.color for sq, p in f.pieces.items()}
-            assert last_cover is not None and f.time - last_cover <= 0.3 + 1e-6, \
-                f"ply {f.ply} read {f.time - last_cover:.2f} s after the hand left"
-            watcher.confirm(f.pieces)
-            settled.append(f.ply)
-    assert settled == list(range(1, len(moves) + 1))
+    assert _plies_settled_soon_after_the_hand(frames, start) == list(range(1, len(moves) + 1))
 
 
 def test_arms_over_most_of_the_board_are_hands_whatever_the_frame_noise():
