@@ -327,3 +327,26 @@ def test_the_start_frame_is_searched_for_the_board_once(monkeypatch):
     for t in (0.0, 0.1, 0.2):
         watcher.feed(start.image, t)
     assert len(searches) == 1
+
+
+def test_a_king_read_as_a_man_is_no_piece_lifted_art_15():
+    # The still board read a king on 15; after white's 44-40 the camera reads a man there (a
+    # king's kind misread in a dim room: here the piece drawn is a man).  Only 44 was lifted:
+    # a kind read otherwise is no piece gone, and must not bind white's king to touch-move.
+    from dataclasses import replace
+
+    from renderer.sequence import Pace
+    with_king = Position.from_fen("W:WK15,K45,44:BK26,1")
+    as_man = Position.from_fen("W:W15,K45,44:BK26,1")
+    cam = Camera(tilt_deg=35.0, yaw_deg=20.0, distance_mm=750.0)
+    first = render(with_king.pieces(), cam, Style(), Lighting(exposure=0.8), seed=1)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image, board=with_king.pieces())
+    assert watcher.read(first.image).reading(15).content == Piece(WHITE, True)
+    move = as_man.parse_move("44-40")
+    frames = list(game_frames(as_man, [move], fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(exposure=0.8), seed=2,
+                              pace=replace(Pace.normal(), early_reply=0.0)))
+    settled = [s for f in frames if (s := watcher.feed(f.image, f.time)) is not None]
+    assert [s.observation.reading(15).content for s in settled] == [Piece(WHITE, False)]
+    assert [s.lifted for s in settled] == [(44,)]

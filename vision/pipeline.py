@@ -647,9 +647,14 @@ class BoardWatcher:
         # back (seen surely empty on several frames while the hand was over the board), in the
         # order they were first seen empty
         ref = self._reference
+        def colour(sq: int, o: Observation) -> object:
+            piece = o.reading(sq).content
+            return None if piece is None else piece.color
+
+        # (a king read as a man, or the reverse, is no piece gone: crowning is the opponent's,
+        # and a king's kind misread must not bind its side to touch-move)
         gone = [sq for sq in range(1, 51) if ref is not None
-                and ref.reading(sq).content is not None
-                and obs.reading(sq).content != ref.reading(sq).content]
+                and colour(sq, ref) is not None and colour(sq, obs) != colour(sq, ref)]
         lifted = self._passing.lifted(gone, self.config.lift_frames)
         placed = self._passing.placed(self.config.lift_frames)
         self._passing = Passing()
