@@ -440,22 +440,29 @@ class Arbiter:
         """Of lines that give the same board (a transposition, or a piece's route: a man's 12-7
         or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
         only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
-        beside the hand, on several frames) and, where both pieces were seen so, in the order
-        seen.  None when the sightings tell none, or not one alone, apart (a line from the board
+        beside the hand, on several frames), or, among lines that all do, the only one that puts
+        them down in the order first seen.  None when the sightings tell none, or not one alone, apart (a line from the board
         as seen, `Root.AS_SEEN`, is never chosen so)."""
         seen = {sq: i for i, sq in enumerate(self._placed_seen)}
         if len(tied) < 2 or not seen or any(line.root is Root.AS_SEEN for line, _, _ in tied):
             return None
 
-        def fits(line: Line) -> bool:
-            lands = [move.to_square for move, _ in line.moves]
+        def lands(line: Line) -> list[int]:
+            return [move.to_square for move, _ in line.moves]
+
+        def covers(line: Line) -> bool:
             end = line.end.pieces()
-            if not all(sq in lands or sq in end for sq in seen):
-                return False
-            order = [seen[sq] for sq in lands if sq in seen]
+            return all(sq in lands(line) or sq in end for sq in seen)
+
+        def in_order(line: Line) -> bool:
+            order = [seen[sq] for sq in lands(line) if sq in seen]
             return all(a <= b for a, b in zip(order, order[1:]))
 
-        fitting = [entry for entry in tied if fits(entry[0])]
+        # the squares first; the order they were first seen in only between lines that put
+        # pieces on the same squares (a piece put down beside a resting hand is seen late)
+        fitting = [entry for entry in tied if covers(entry[0])]
+        if len(fitting) > 1:
+            fitting = [entry for entry in fitting if in_order(entry[0])]
         return fitting[0] if len(fitting) == 1 else None
 
     def _order_unseen(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
