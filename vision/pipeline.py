@@ -66,6 +66,8 @@ _GATHER_FRAMES = 8
 #: A lifted piece's square read empty with this probability, clear of the hand, counts twice
 #: (`WatchConfig.lift_frames`).
 _LIFT_SURE = 0.99
+#: Motion is the change over at least this long (seconds): one frame at 10 frames a second.
+_MOTION_SPAN_S = 0.1
 
 
 def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
@@ -134,6 +136,8 @@ class BoardWatcher:
         self._pose: Pose | None = None
         self._size: tuple[int, int] | None = None
         self._prev: np.ndarray | None = None
+        # (time, view) of the last frames: motion is measured over `_MOTION_SPAN_S`
+        self._recent: deque[tuple[float, np.ndarray]] = deque(maxlen=8)
         self._still: np.ndarray | None = None
         self._reference: Observation | None = None
         self._busy_since: float | None = None
@@ -201,6 +205,7 @@ class BoardWatcher:
         self._confirmed = expected
         self._still = small_view(frame, location)
         self._prev = self._still
+        self._recent.clear()
         return cal
 
     def king_limits(self) -> str | None:
@@ -366,8 +371,10 @@ class BoardWatcher:
         view = small_view(frame, location)
         if self._still is None:
             self._still = view
-        sample = measure(view, self._prev, self._still, cfg, self._noise.update(view, self._prev))
+        previous = self._motion_base(time)
+        sample = measure(view, previous, self._still, cfg, self._noise.update(view, previous))
         self._prev = view
+        self._recent.append((time, view))
         moving = sample.motion > cfg.motion_share
         intruding = (sample.hand or sample.beside_change
                      or sample.corners_changed >= cfg.corner_points)
@@ -430,6 +437,18 @@ class BoardWatcher:
         if time - self._last_busy < self.config.still_s - 1e-9:
             return None
         return self._settle(self._still_frame(), time, complete=False)
+
+    def _motion_base(self, time: float) -> np.ndarray | None:
+        """The view motion is measured against: the newest frame at least `_MOTION_SPAN_S`
+        old (else the oldest kept), so that a hand moving slowly is motion at any frame rate:
+        at 15 frames a second a slow hand changed too few pixels from one frame to the next and
+        the board was read under it; at 6 it is the previous frame, as always."""
+        if self._prev is None or not self._recent or self._recent[-1][1] is not self._prev:
+            return self._prev
+        for t, view in reversed(self._recent):
+            if time - t >= _MOTION_SPAN_S - 1e-9:
+                return view if view.shape == self._prev.shape else self._prev
+        return self._recent[0][1] if self._recent[0][1].shape == self._prev.shape else self._prev
 
     def _gather(self, frame: np.ndarray, busy: bool, hand: bool) -> None:
         """Keep the frames of the board standing still (since it last moved, the last
@@ -595,6 +614,7 @@ class BoardWatcher:
                 # the pose at once: the same frame may go on to look for lifted pieces
                 pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
                 self._location, self._pose, self._prev = location, pose, view
+                self._recent.clear()
                 return
 
     def _track_passing(self, frame: np.ndarray, sample: MotionSample) -> None:
