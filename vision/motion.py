@@ -289,20 +289,32 @@ def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
     return bool(np.any(near & ~own & (changed > 0.3)))
 
 
+def change_delta(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
+                 config: MotionConfig, noise: float | None = None) -> float:
+    """The change of a view pixel that counts (`measure`): the light's contrast or the noise
+    floor, whichever is larger."""
+    delta = pixel_delta(config, still if still is not None else view)
+    if noise is None and previous is not None:
+        noise = noise_delta(view, previous)
+    return max(delta, noise or 0.0)
+
+
+def motion_between(view: np.ndarray, previous: np.ndarray, delta: float) -> float:
+    """The share of the view's pixels that changed by more than ``delta`` since ``previous``."""
+    return float(np.mean(tolerant_change(view, previous) > delta))
+
+
 def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
             config: MotionConfig, noise: float | None = None) -> MotionSample:
     """Motion against ``previous``, and a hand, covered corners and the ring's change against
     the ``still`` reference view.  ``noise``: the camera's noise floor as a change that counts
     (`NoiseFloor`); by default this frame's own (`noise_delta` against ``previous``)."""
     ring = _ring_mask()
-    delta = pixel_delta(config, still if still is not None else view)
-    if noise is None and previous is not None:
-        noise = noise_delta(view, previous)
-    delta = max(delta, noise or 0.0)
+    delta = change_delta(view, previous, still, config, noise)
     motion = 0.0
     if previous is not None:
         # the ring too: a hand moving over the border, a piece held just off the board
-        motion = float(np.mean(tolerant_change(view, previous) > delta))
+        motion = motion_between(view, previous, delta)
     intrusion = 0.0
     ring_share = 0.0
     all_round = False

@@ -35,8 +35,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, measure, settled_view,
-                           small_view, view_point)
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, change_delta, measure,
+                           motion_between, settled_view, small_view, view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -372,10 +372,19 @@ class BoardWatcher:
         if self._still is None:
             self._still = view
         previous = self._motion_base(time)
-        sample = measure(view, previous, self._still, cfg, self._noise.update(view, previous))
+        noise = self._noise.update(view, previous)
+        sample = measure(view, previous, self._still, cfg, noise)
+        moving = sample.motion > cfg.motion_share
+        busy_at = time
+        if moving and previous is not self._prev and self._prev is not None \
+                and self._prev.shape == view.shape and self._recent:
+            # changed over `_MOTION_SPAN_S` but not since the last frame: the board has stood
+            # still since that frame, and its stillness counts from there
+            delta = change_delta(view, self._prev, self._still, cfg, noise)
+            if motion_between(view, self._prev, delta) <= cfg.motion_share:
+                busy_at = self._recent[-1][0]
         self._prev = view
         self._recent.append((time, view))
-        moving = sample.motion > cfg.motion_share
         intruding = (sample.hand or sample.beside_change
                      or sample.corners_changed >= cfg.corner_points)
         self._sample = sample
@@ -424,7 +433,7 @@ class BoardWatcher:
         self._hand_now = intruding
         self._gather(frame, moving or intruding, intruding)
         if moving or intruding:
-            self._mark_busy(time, hand=intruding)
+            self._mark_busy(time if intruding else busy_at, hand=intruding)
             if intruding and not moving and sample.all_round and self._busy_since is not None \
                     and time - self._busy_since > self.config.relocate_after_s:
                 self._relocate(frame, time)
