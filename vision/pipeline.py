@@ -492,23 +492,16 @@ class BoardWatcher:
         king's beyond); a king moved onto an edge square, next to a piece it took, reaches into
         the ring over two squares and more, as an arm does; a hand covers more.  Read once per
         still stretch (the frame does not change while it lasts)."""
-        if sample.corner_mask is None or self._reference is None or self.calibration is None \
-                or self._pose is None:
+        if sample.corner_mask is None:
             return False
-        ref, now = self._reference, self.read(frame)
-        moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
-        if not moved:
+        moves = self._moves(frame)
+        if moves is None or not moves[2]:
             return False
+        ref, now, moved = moves
         covered = self._covering(ref, moved) | self._covering(now, moved)
         if not np.all(covered | ~sample.corner_mask):
             return False
-        if sample.from_table is None or not sample.from_table.any():
-            return True
-        footprint = self._footprint(ref, moved, sample.from_table.shape) \
-            | self._footprint(now, moved, sample.from_table.shape)
-        # what is left (a shadow's tip) must be less than a hand covers of any square
-        rest = int(np.count_nonzero(sample.from_table & ~footprint))
-        return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
+        return sample.from_table is None or self._within_footprints(sample.from_table, moves)
 
     def _piece_placed(self, frame: np.ndarray, sample: MotionSample) -> bool:
         """Whether the move's piece is down, so a hand resting beside the board holds none of
@@ -517,17 +510,31 @@ class BoardWatcher:
         hand's own lies where a piece that moved stands or stood (a hand over a square that
         looks joined to nothing beside the board, read as a piece there, is no piece put down).
         """
-        if self._reference is None or self.calibration is None or self._pose is None:
-            return False
-        ref, now = self._reference, self.read(frame)
-        moved = [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
-        if not any(now.reading(sq).content is not None for sq in moved):
+        moves = self._moves(frame)
+        if moves is None or not any(moves[1].reading(sq).content is not None for sq in moves[2]):
             return False
         if sample.diff is None:
             return True
         board = sample.diff if sample.from_table is None else sample.diff & ~sample.from_table
-        footprint = self._footprint(ref, moved, board.shape) | self._footprint(now, moved, board.shape)
-        rest = int(np.count_nonzero(board & ~footprint))
+        return self._within_footprints(board, moves)
+
+    def _moves(self, frame: np.ndarray) -> tuple[Observation, Observation, list[int]] | None:
+        """The still board, ``frame`` read, and the squares whose content differs between them
+        (None before a calibration)."""
+        if self._reference is None or self.calibration is None or self._pose is None:
+            return None
+        ref, now = self._reference, self.read(frame)
+        return ref, now, [sq for sq in range(1, 51)
+                          if ref.reading(sq).content != now.reading(sq).content]
+
+    def _within_footprints(self, mask: np.ndarray,
+                           moves: tuple[Observation, Observation, list[int]]) -> bool:
+        """Whether the view pixels of ``mask`` lie where the pieces that moved (`_moves`) stand
+        or stood, but for less than a hand covers of any square (a shadow's tip)."""
+        ref, now, moved = moves
+        footprint = (self._footprint(ref, moved, mask.shape)
+                     | self._footprint(now, moved, mask.shape))
+        rest = int(np.count_nonzero(mask & ~footprint))
         return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
 
     def _pieces_geometry(self, obs: Observation,
