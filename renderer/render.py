@@ -325,7 +325,7 @@ class Renderer:
                     sq for rc in np.nonzero(frac > OCCLUDED_FRACTION)[0]
                     if (sq := square_at(int(rc) // 10, int(rc) % 10)) is not None))
 
-        img = _apply_lighting(img, lighting, *self._light_maps(lighting, w, h))
+        img = _apply_lighting(img, lighting, *self._light_maps(lighting, w, h), hand_mask=hand_mask)
         if lighting.noise > 0:
             pattern = self._noise_pattern(w, h)
             oy, ox = (int(v) for v in rng.integers(0, 32, 2))
@@ -385,10 +385,18 @@ def _darken(img: np.ndarray, mask: np.ndarray, strength: float) -> None:
     img[y0:y1, x0:x1] = cv2.multiply(roi, cv2.merge([factor, factor, factor]), scale=1 / 255.0)
 
 
-def _apply_lighting(img: np.ndarray, lighting: Lighting, gain: np.ndarray | None, glare: Any) -> np.ndarray:
+def _apply_lighting(img: np.ndarray, lighting: Lighting, gain: np.ndarray | None, glare: Any,
+                    hand_mask: np.ndarray | None = None) -> np.ndarray:
+    """The light maps on ``img``.  The glare is the lamp mirrored in the glossy board: a hand
+    between the camera and the board blocks it (``hand_mask``, 0-255) and, being matte, shows
+    none of it; painted over the hand, a bright glare made a hand white on white, invisible to
+    any camera, which no real hand is."""
     if gain is not None:
         img = cv2.multiply(img, gain, scale=1 / 128.0)
     if glare is not None:
+        if hand_mask is not None:
+            keep = cv2.subtract(np.full_like(hand_mask, 255), hand_mask)
+            glare = cv2.multiply(glare, cv2.merge([keep, keep, keep]), scale=1 / 255.0)
         img = cv2.add(img, glare)
     if lighting.blur > 0.25:
         img = cv2.GaussianBlur(img, (0, 0), lighting.blur)

@@ -237,6 +237,28 @@ def test_lighting_effects_change_the_picture(renderer: Renderer) -> None:
     assert lit.mean() < base.mean()
 
 
+def test_a_hand_blocks_the_glare_it_stands_in(renderer: Renderer) -> None:
+    """The glare is the lamp mirrored in the glossy board: a hand over it hides it and shows
+    none of it (a hand white on a white glare would be invisible to any camera)."""
+    light = Lighting(shadow=0, glare=0.9, glare_xy=(0.5, 0.5), glare_radius=0.08)
+    camera = Camera()
+    pieces = Position.start().pieces()
+    hand = Hand(200, 200, height_mm=60, from_deg=90, skin=(150, 170, 200))
+    bare = renderer.render(pieces, camera, Style(), Lighting(shadow=0), hand)
+    glary = renderer.render(pieces, camera, Style(), light, hand)
+    assert glary.hand_mask is not None
+    on_hand = glary.hand_mask > 250
+    centre = np.zeros_like(on_hand)
+    h, w = centre.shape
+    centre[int(h * 0.45):int(h * 0.55), int(w * 0.45):int(w * 0.55)] = True
+    assert np.count_nonzero(on_hand & centre) > 500
+    hand_px = glary.image[on_hand & centre].astype(float)
+    assert np.abs(hand_px - bare.image[on_hand & centre]).mean() < 2.0
+    # around the hand, the glare still shines
+    off = ~(glary.hand_mask > 0) & centre
+    assert glary.image[off].astype(float).mean() > bare.image[off].astype(float).mean() + 40
+
+
 # -- game sequences -----------------------------------------------------------------------------
 
 PDN = """[Event "renderer test"]
