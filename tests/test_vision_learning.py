@@ -119,3 +119,42 @@ def test_nothing_is_learnt_from_a_board_the_game_did_not_accept(renderer):
     assert taught is not before
     watcher.confirm(board)
     assert watcher.calibration is taught
+
+
+@pytest.mark.parametrize("skin", [(225, 232, 236), (60, 80, 110)])
+def test_a_hand_resting_over_a_square_the_move_left_teaches_it_nothing(renderer, skin):
+    """White plays 35-30 and leaves the hand resting over square 35, from the table, until the
+    board is read (at quick play it is read under the hand).  The game then says 35 is empty:
+    what the camera saw there was the hand, and taught as the empty square's look (35 was never
+    seen empty before) it made the real square, once the hand had gone, read unsure, a piece
+    more likely than before (a hand the colour of white's pieces, or of the dark squares).  Cells
+    a region from the table touches teach nothing; 35 reads surely empty after the hand."""
+    from renderer.hands import Hand
+    from renderer.render import Camera, Lighting, Style
+    from rules.squares import column, row
+    cam, style, light = Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=800.0), Style(), Lighting(noise=2.0)
+    start = Position.start()
+    after = start.play_text("35-30")
+    hand = Hand((column(35) + 0.5) * 40.0, (row(35) + 0.5) * 40.0, height_mm=30, from_deg=0,
+                skin=skin)
+    with_hand = [renderer.render(after.pieces(), cam, style, light, hand=hand, seed=40 + i)
+                 for i in range(25)]
+    assert all(f.occluded == (35,) for f in with_hand)
+    watcher = calibrated_watcher(renderer, cam, style, light)
+    t = 0.0
+    for i in range(10):
+        watcher.feed(renderer.render(start.pieces(), cam, style, light, seed=10 + i).image, t)
+        t += 0.1
+    read_under_hand = 0
+    for frame in with_hand:
+        if watcher.feed(frame.image, t) is not None:
+            read_under_hand += 1
+            watcher.confirm(after.pieces())
+        t += 0.1
+    assert read_under_hand == 1
+    for i in range(12):
+        if watcher.feed(renderer.render(after.pieces(), cam, style, light, seed=80 + i).image, t):
+            watcher.confirm(after.pieces())
+        t += 0.1
+    square = watcher.read(renderer.render(after.pieces(), cam, style, light, seed=99).image).reading(35)
+    assert square.content is None and square.confidence > 0.99

@@ -165,6 +165,9 @@ class BoardWatcher:
         # the last reading's view and king evidence, and the last settled one's (for `confirm`)
         self._last_read: _Reading | None = None
         self._settled: _Reading | None = None
+        # (10, 10) the cells of the last settled reading something from the table may have
+        # covered: they teach the colours nothing (`_untaught`)
+        self._unsure_cells: np.ndarray | None = None
         # the board the game last guaranteed (the calibration's, then each `confirm`), by square
         self._confirmed: dict[int, Piece] | None = None
 
@@ -700,6 +703,7 @@ class BoardWatcher:
         self._episode = False
         self._hand_seen = False
         self._last_busy = None
+        self._unsure_cells = self._untaught()
         if self.calibration is not None:
             self._refine(seen, obs)
         self._settled = seen
@@ -730,8 +734,11 @@ class BoardWatcher:
         cells = cal.orientation.square_cells()
         labels = np.full((10, 10), -1)
         men = np.zeros((10, 10), dtype=bool)
+        unsure = self._unsure_cells
         for sq, (r, c) in enumerate(cells, start=1):
             piece = board.get(sq)
+            if unsure is not None and unsure[r, c]:
+                continue
             if piece is None:
                 labels[r, c] = EMPTY
             elif not piece.king:
@@ -762,9 +769,31 @@ class BoardWatcher:
             piece = obs.reading(sq).content
             k = EMPTY if piece is None else WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
             if probs[r, c, k] > 0.98 and (piece is None or not piece.king) \
-                    and (before is None or before.reading(sq).content == piece):
+                    and (before is None or before.reading(sq).content == piece) \
+                    and (self._unsure_cells is None or not self._unsure_cells[r, c]):
                 labels[r, c] = k
         self.calibration = self._learn(cal, seen.view, labels)
+
+    def _untaught(self) -> np.ndarray | None:
+        """(10, 10) the cells (as the view shows them) that a region reaching in from the table,
+        or a hand, touches in the last frame (with the cells beside them): the board is read
+        there and the game says what stands there, but what the camera saw may be a hand at rest
+        over the square (a hand taking the piece it captured, at quick play), not the square.
+        Taught as the square's look, a hand's colours made the empty square it left read as a
+        piece from then on.  None: nothing from the table."""
+        sample = self._sample
+        if sample is None:
+            return None
+        touched = np.zeros((10, 10), dtype=bool)
+        if sample.from_table is not None and sample.from_table.any():
+            (x0, y0), (x1, y1) = view_point(0, 0), view_point(10, 10)
+            inner = sample.from_table[y0:y1, x0:x1].astype(np.float32)
+            touched |= cv2.resize(inner, (10, 10), interpolation=cv2.INTER_AREA) > 0
+        if sample.hand_mask is not None:
+            touched |= sample.hand_mask
+        if not touched.any():
+            return None
+        return cv2.dilate(touched.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
     @staticmethod
     def _learn(cal: Calibration, view: BoardView, labels: np.ndarray) -> Calibration:
