@@ -141,44 +141,53 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_arbitrate(args: argparse.Namespace, out: TextIO) -> int:
+    """Judge an observation file.  The whole file is read and checked first (`read_lines`), and
+    what is judged is written only at the end, so that a bad line stops it with nothing printed."""
     from device.observation_file import Declare, Start, TakeBack, read_lines
     from rules.arbiter import Arbiter
     from rules.events import CountersChanged
 
+    name = "standard input" if args.file == "-" else args.file
     if args.file == "-":
-        items = read_lines(sys.stdin, "standard input")
+        items = read_lines(sys.stdin, name)
     else:
         try:
             with open(args.file, encoding="utf-8") as f:
-                items = read_lines(f, args.file)
+                items = read_lines(f, name)
         except OSError as e:
             raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"cannot read {args.file}: it is not UTF-8 text") from None
     arbiter = Arbiter()
     shown_counters = str(arbiter.counters())
+    written: list[str] = []
     for n, item in items:
-        if isinstance(item, Start):
-            start = _position(item.fen)
-            arbiter = Arbiter(Game(start=start, tags=dict(item.tags)))
-            continue
-        if isinstance(item, TakeBack):
-            events = arbiter.take_back(item.time)
-        elif isinstance(item, Declare):
-            events = arbiter.declare(item.result, item.termination, item.time)
-        else:
-            events = arbiter.observe(item)
+        try:
+            if isinstance(item, Start):
+                arbiter = Arbiter(Game(start=_position(item.fen), tags=dict(item.tags)))
+                continue
+            if isinstance(item, TakeBack):
+                events = arbiter.take_back(item.time)
+            elif isinstance(item, Declare):
+                events = arbiter.declare(item.result, item.termination, item.time)
+            else:
+                events = arbiter.observe(item)
+        except ValueError as e:
+            raise UsageError(f"{name} line {n}: {e}") from None
         for event in events:
             if args.json:
-                out.write(json.dumps({"line": n, "event": type(event).__name__, "text": str(event)}) + "\n")
+                written.append(json.dumps({"line": n, "event": type(event).__name__, "text": str(event)}) + "\n")
                 continue
             if isinstance(event, CountersChanged):
                 if str(event) == shown_counters:
                     continue  # the text output shows counters only when they change
                 shown_counters = str(event)
-            out.write(f"line {n}: {event}\n")
+            written.append(f"line {n}: {event}\n")
     if arbiter.pending is not None:
-        out.write(f"open at the end: {arbiter.pending.summary}\n")
+        written.append(f"open at the end: {arbiter.pending.summary}\n")
     if not args.json:
-        out.write("\n" + write_game(arbiter.game))
+        written.append("\n" + write_game(arbiter.game))
+    out.write("".join(written))
     return 0
 
 

@@ -202,3 +202,73 @@ def test_arbitrate_takes_the_route_seen_on_the_way(tmp_path):
 def test_arbitrate_missing_file():
     r = run("arbitrate", "/nonexistent/game.jsonl")
     assert r.returncode == 2 and "cannot read /nonexistent/game.jsonl" in r.stderr
+
+
+def _after_one_move_then(tmp_path, bad: str):
+    """An observation file whose line 2 is a good move and line 3 ``bad`` (``{M}`` is the
+    board after that move)."""
+    from rules.position import Position
+    board = _board(Position.start().play_text("32-28"))
+    path = tmp_path / "bad.jsonl"
+    path.write_text("# a game\n" + json.dumps({"board": board, "time": 5}) + "\n"
+                    + bad.replace("{M}", board) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("line, field", [
+    ('{"board": "{M}", "occluded": 5}', '"occluded"'),
+    ('{"board": "{M}", "occluded": [1e400]}', '"occluded"'),
+    ('{"board": "{M}", "time": 1' + "0" * 400 + '}', '"time"'),
+    ('{"board": "{M}", "confidence": 1' + "0" * 400 + '}', '"confidence"'),
+    ('{"board": "{M}", "confidence": NaN}', '"confidence"'),
+    ('{"board": "{M}", "readings": {"3": {"content": "b", "confidence": 1' + "0" * 400 + '}}}',
+     '"readings" 3'),
+    ('{"board": "{M}", "lifted": [1e400]}', '"lifted"'),
+    ('{"board": "{M}", "lifted": [true]}', '"lifted"'),
+    ('{"board": "{M}", "complete": "yes"}', '"complete"'),
+    ('{"board": "{M}", "time": Infinity}', '"time"'),
+    ('{"board": "{M}", "time": NaN}', '"time"'),
+    ('{"board": "{M}", "time": 1e300}', '"time"'),
+    ('{"board": "{M}", "time": -5}', '"time"'),
+    ('{"take_back": true, "time": 1e300}', '"time"'),
+    ('{"declare": "*"}', '"declare"'),
+    ('{"declare": 5}', '"declare"'),
+    ('{"declare": "1-0", "time": 1e999}', '"time"'),
+    ('{"board": "{M}", "time": 1' + "0" * 5000 + '}', "not JSON"),
+    ('[' * 100000 + ']' * 100000, "not JSON"),
+])
+def test_arbitrate_ordinary_json_values_get_one_line_naming_line_and_field(tmp_path, line, field):
+    """Issue 19, item 4: any JSON value gives one line naming the line and the field, status 2,
+    and nothing is judged (printed) before the whole file is read."""
+    r = run("arbitrate", str(_after_one_move_then(tmp_path, line)))
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("frisian-companion: error: ") and "line 3" in r.stderr and field in r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("first, field", [
+    ('{"start": 5}', '"start"'),
+    ('{"start": "Z:W1"}', '"start"'),
+    ('{"start": null, "tags": {"White\\"]": "x"}}', '"tags"'),
+])
+def test_arbitrate_a_bad_start_line_is_named_before_anything_is_judged(tmp_path, first, field):
+    from rules.position import Position
+    path = tmp_path / "bad.jsonl"
+    path.write_text(first + "\n" + json.dumps({"board": _board(Position.start().play_text("32-28"))}) + "\n")
+    r = run("arbitrate", str(path))
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "line 1" in r.stderr and field in r.stderr
+    assert r.stdout == ""
+
+
+def test_arbitrate_writes_large_wall_clock_and_start_relative_times(tmp_path):
+    """Times the file may hold (seconds since the start, or since 1970) reach the PDN."""
+    from rules.position import Position
+    p1 = Position.start().play_text("32-28")
+    path = _observation_file(tmp_path, [{"board": _board(p1), "time": 4_000_000_000},
+                                        {"board": _board(p1.play_text("19-23")), "time": 4_000_000_090}])
+    r = run("arbitrate", str(path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("[%time ") == 2
