@@ -51,7 +51,7 @@ from rules.lines import Line, Root, Searches, SureKinds, Trail
 from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
 from rules.observation import Observation, Settled
-from rules.outcome import Outcome, Termination
+from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
 from rules.squares import promotion_row
@@ -926,7 +926,10 @@ class Arbiter:
         return tuple(events)
 
     def declare(self, result: str, termination: Termination, when: float | None = None) -> tuple[Event, ...]:
-        """Record an end the rules do not decide (resignation, time, agreement, arbiter)."""
+        """Record an end the rules do not decide (resignation, time, agreement, arbiter): ``result``
+        is 1-0, 0-1 or 1/2-1/2 (or 2-0, 0-2, 1-1); anything else, ``*`` too, is a ValueError."""
+        if RESULT_ALIASES.get(result.strip(), "*") == "*":
+            raise ValueError(f"not a result to declare: {result!r} (use 1-0, 0-1 or 1/2-1/2)")
         self.game.declare(result, termination)
         self.over = self.game.declared
         outcome = self.over

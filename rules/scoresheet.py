@@ -16,6 +16,7 @@ them show as text:
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -71,8 +72,9 @@ class Scoresheet:
             else:
                 tokens.append(m.text)
             comments = list(m.comments)
-            if m.time is not None:
-                comments.append(time_command(m.time, self.moves[0].time if self.moves else None))
+            clock = None if m.time is None else time_command(m.time)
+            if clock is not None:
+                comments.append(clock)
             if m.irregular:
                 comments.append(f'[%position "{m.fen}"]')
             tokens.extend(f"{{{c}}}" for c in comments)
@@ -81,10 +83,17 @@ class Scoresheet:
         return "\n".join(lines) + "\n\n" + wrap(tokens, width) + "\n"
 
 
-def time_command(seconds: float, first: float | None = None) -> str:
-    """``[%time 14:03:12]`` for a wall-clock time, ``[%time +0:01:23]`` for seconds since the start."""
+def time_command(seconds: float) -> str | None:
+    """``[%time 14:03:12]`` for a wall-clock time, ``[%time +0:01:23]`` for seconds since the start;
+    None for a time no clock shows (negative, infinite, not a number, beyond the year 9999): the
+    scoresheet is then written without it rather than not at all."""
+    if not 0 <= seconds < math.inf:
+        return None
     if seconds >= _EPOCH_THRESHOLD:
-        return f"[%time {_dt.datetime.fromtimestamp(seconds).strftime('%H:%M:%S')}]"
+        try:
+            return f"[%time {_dt.datetime.fromtimestamp(seconds).strftime('%H:%M:%S')}]"
+        except (OverflowError, OSError, ValueError):
+            return None
     s = int(round(seconds))
     return f"[%time +{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}]"
 

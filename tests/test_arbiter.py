@@ -433,3 +433,12 @@ def test_a_quick_reply_before_the_board_was_seen_still_records_both_moves():
     events = arb.observe(seen(arb, base=board))
     assert [e.text for e in of(events, MovePlayed)] == ["32-28", "19-23"]
     assert arb.game.ply == 2
+
+
+def test_declaring_no_result_is_a_value_error_not_a_crash():
+    """Issue 19, item 4: ``*`` (or nonsense) is not a result the arbiter can record as an end."""
+    arbiter = Arbiter()
+    for result in ("*", "3-0"):
+        with pytest.raises(ValueError, match="result"):
+            arbiter.declare(result, Termination.RESIGNATION)
+    assert arbiter.over is None

@@ -191,3 +191,18 @@ def test_manual_3b_abbreviated_notation_leaves_out_forced_moves_and_brackets_bla
     for t in "28-23 24x42 23x3 42-48 3x6 48x46 6x5".split():
         g.push_text(t)
     assert abbreviated(g) == "1. 23 2. 3 (48) 3. 6 4. 5 *"
+
+
+@pytest.mark.parametrize("seconds", [float("inf"), float("nan"), 1e300, -1e300])
+def test_a_time_no_clock_can_show_is_left_out_of_the_pdn_not_a_traceback(seconds):
+    """Issue 19, item 4: a recorded time the PDN cannot show (infinite, 1e300) never stops the
+    scoresheet from being written; the move and the other times are kept."""
+    game = Game()
+    game.push_text("32-28")
+    game.times[game.ply] = seconds
+    game.push_text("19-23")
+    game.times[game.ply] = 30.0
+    text = write_game(game)
+    assert "1. 32-28" in text and "19-23" in text
+    assert text.count("[%time") == 1 and "[%time +0:00:30]" in text
+    assert read_games(text).__next__().game.moves == game.moves
