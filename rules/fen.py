@@ -22,8 +22,19 @@ from dataclasses import dataclass, field
 from rules.errors import FenError
 from rules.piece import Color, KingCounter, Piece
 
-_TOKEN = re.compile(r"^(K?)(\d+)(?:-(\d+))?('*)$")
-_LIDRAUGHTS_SUFFIX = re.compile(r"^\+(\d)(\d*)\+(\d)(\d*)$")
+# ASCII digits only, and at most two (squares 1-50, counts 0-3; the seven-move count three):
+# Python's int() takes "²" for no digit and refuses thousands of digits, both as a bare ValueError.
+_TOKEN = re.compile(r"^(K?)([0-9]{1,3})(?:-([0-9]{1,3}))?('*)$", re.ASCII)
+_LIDRAUGHTS_SUFFIX = re.compile(r"^\+([0-9])([0-9]{0,3})\+([0-9])([0-9]{0,3})$", re.ASCII)
+_COUNT = re.compile(r"[0-9]{1,3}", re.ASCII)
+_IGNORED = re.compile(r"[0-9]+", re.ASCII)
+#: How much of a FEN or a field an error message quotes.
+_QUOTE = 40
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for an error message, cut short when long (a pasted FEN may be huge)."""
+    return repr(text) if len(text) <= _QUOTE else repr(text[:_QUOTE - 3]) + "..."
 
 
 @dataclass(frozen=True)
@@ -37,13 +48,16 @@ class FenData:
 
 
 def parse(text: str) -> FenData:
+    """What ``text`` says; anything that is not FEN raises `FenError` naming the FEN."""
+    if not isinstance(text, str):
+        raise FenError(f"a FEN is text such as W:W31-50:B1-20, not {type(text).__name__}")
     fen = text.strip().strip('"')
     if not fen:
         raise FenError("empty FEN: expected something like W:W31-50:B1-20")
     fields = [f.strip() for f in fen.split(":")]
     side = fields[0].upper()
     if side not in ("W", "B"):
-        raise FenError(f"FEN {fen!r}: must start with the side to move, W or B")
+        raise FenError(f"FEN {quoted(fen)}: must start with the side to move, W or B")
     turn = Color(side)
     pieces: dict[int, Piece] = {}
     counters: dict[Color, KingCounter] = {}
@@ -55,21 +69,21 @@ def parse(text: str) -> FenData:
         head = f[0].upper()
         if head in ("W", "B") and (len(f) == 1 or f[1] in "K0123456789,"):
             if head in seen_colours:
-                raise FenError(f"FEN {fen!r}: the {Color(head)} pieces are listed twice")
+                raise FenError(f"FEN {quoted(fen)}: the {Color(head)} pieces are listed twice")
             seen_colours.add(head)
             _read_pieces(fen, Color(head), f[1:], pieces, counters)
-        elif head == "S" and f[1:].isdigit():
+        elif head == "S" and _COUNT.fullmatch(f[1:]):
             seven = int(f[1:])
-        elif head in ("H", "F") and f[1:].isdigit():
+        elif head in ("H", "F") and _IGNORED.fullmatch(f[1:]):
             continue
         elif m := _LIDRAUGHTS_SUFFIX.match(f):
             for colour, count, sq in ((Color.BLACK, m[1], m[2]), (Color.WHITE, m[3], m[4])):
                 if int(count):
                     if not sq:
-                        raise FenError(f"FEN {fen!r}: king-move suffix {f!r} gives a count without a square")
+                        raise FenError(f"FEN {quoted(fen)}: king-move suffix {quoted(f)} gives a count without a square")
                     counters[colour] = KingCounter(int(sq), int(count))
         else:
-            raise FenError(f"FEN {fen!r}: cannot read the field {f!r}")
+            raise FenError(f"FEN {quoted(fen)}: cannot read the field {quoted(f)}")
     return FenData(turn, pieces, counters, seven)
 
 
@@ -80,21 +94,21 @@ def _read_pieces(fen: str, colour: Color, body: str, pieces: dict, counters: dic
             continue
         m = _TOKEN.match(tok.upper())
         if not m:
-            raise FenError(f"FEN {fen!r}: {tok!r} is not a square (write 32, K5 or 31-50)")
+            raise FenError(f"FEN {quoted(fen)}: {quoted(tok)} is not a square (write 32, K5 or 31-50)")
         king, lo, hi, ticks = bool(m[1]), int(m[2]), int(m[3] or m[2]), len(m[4])
         if not (1 <= lo <= hi <= 50):
-            raise FenError(f"FEN {fen!r}: {tok!r} is not a square or range within 1-50")
+            raise FenError(f"FEN {quoted(fen)}: {quoted(tok)} is not a square or range within 1-50")
         if ticks:
             if not king or hi != lo:
-                raise FenError(f"FEN {fen!r}: {tok!r}: only a single king can carry a move count (K19')")
+                raise FenError(f"FEN {quoted(fen)}: {quoted(tok)}: only a single king can carry a move count (K19')")
             if ticks > 3:
-                raise FenError(f"FEN {fen!r}: {tok!r}: a king makes at most three moves in a row (Art. 17)")
+                raise FenError(f"FEN {quoted(fen)}: {quoted(tok)}: a king makes at most three moves in a row (Art. 17)")
             if colour in counters:
-                raise FenError(f"FEN {fen!r}: two {colour} kings carry a move count; only one can")
+                raise FenError(f"FEN {quoted(fen)}: two {colour} kings carry a move count; only one can")
             counters[colour] = KingCounter(lo, ticks)
         for sq in range(lo, hi + 1):
             if sq in pieces:
-                raise FenError(f"FEN {fen!r}: square {sq} is given twice")
+                raise FenError(f"FEN {quoted(fen)}: square {sq} is given twice")
             pieces[sq] = Piece(colour, king)
 
 

@@ -188,8 +188,35 @@ class GameBuilder(Visitor):
         return self.read
 
 
+class _Guarded:
+    """A visitor whose ValueErrors become its game's problem (`Visitor.visit_error`, with the
+    line), so that whatever one game holds, the reader goes on with the next."""
+
+    def __init__(self, visitor: Visitor) -> None:
+        self._visitor = visitor
+        self._line = 1
+
+    def __getattr__(self, name: str):
+        call = getattr(self._visitor, name)
+
+        def guarded(*args):
+            if name == "begin_game":
+                self._line = args[0]
+            elif name == "visit_move":
+                self._line = args[1]
+            try:
+                return call(*args)
+            except ValueError as e:
+                self._visitor.visit_error(str(e), self._line)
+                return self._visitor.end_game() if name == "end_game" else None
+        return guarded
+
+
 def read_games(source: str | TextIO, visitor: type[Visitor] = GameBuilder) -> Iterator:
-    """Yield what `visitor.end_game` returns for each game in a PDN text or open file."""
+    """Yield what `visitor.end_game` returns for each game in a PDN text or open file.
+
+    Each game's problems are recorded by the visitor (`GameBuilder` keeps the first), never
+    raised: one bad game does not stop the reading of the others."""
     text = source if isinstance(source, str) else source.read()
     v: Visitor | None = None
     in_moves = False
@@ -209,7 +236,7 @@ def read_games(source: str | TextIO, visitor: type[Visitor] = GameBuilder) -> It
                 yield v.end_game()
                 v = None
             if v is None:
-                v = visitor()
+                v = _Guarded(visitor())
                 v.begin_game(line)
                 in_moves = False
             v.visit_header(m["tag"], m["val"].replace('\\"', '"').replace("\\\\", "\\"))
@@ -217,7 +244,7 @@ def read_games(source: str | TextIO, visitor: type[Visitor] = GameBuilder) -> It
         if kind == "line" or kind is None:
             continue  # line comments, NAGs, "..." and annotations carry nothing we keep
         if v is None:
-            v = visitor()
+            v = _Guarded(visitor())
             v.begin_game(line)
         if kind == "open":
             depth += 1
@@ -271,7 +298,7 @@ def write_games(games: Iterable[Game]) -> str:
 
 def _read_time(command: str) -> float | None:
     """Seconds from ``[%time +0:01:23]`` (since the start); wall-clock times are not kept."""
-    m = re.search(r"\+(\d+):(\d\d):(\d\d)", command)
+    m = re.search(r"\+([0-9]{1,6}):([0-9]{2}):([0-9]{2})", command, re.ASCII)
     if not m:
         return None
     h, mi, se = map(int, m.groups())

@@ -51,7 +51,7 @@ class Position:
         try:
             return cls.setup(data.pieces, data.turn, data.counters, data.seven)
         except FenError as e:
-            raise FenError(f"FEN {fen.strip()!r}: {e}") from None
+            raise FenError(f"FEN {fenio.quoted(fen.strip())}: {e}") from None
 
     @classmethod
     def setup(

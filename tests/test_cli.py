@@ -272,3 +272,17 @@ def test_arbitrate_writes_large_wall_clock_and_start_relative_times(tmp_path):
     r = run("arbitrate", str(path))
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("[%time ") == 2
+
+
+def test_check_goes_on_after_a_game_it_cannot_read(tmp_path):
+    """Issue 19, item 6: a bad FEN tag or an absurd clock comment is that game's problem."""
+    f = tmp_path / "mixed.pdn"
+    f.write_text('[Event "a"]\n[SetUp "1"]\n[FEN "W:S²"]\n\n1. 32-28 *\n\n'
+                 '[Event "b"]\n\n1. 32-28 {[%time +' + "9" * 5000 + ':00:00]} *\n\n'
+                 '[Event "c"]\n[Result "*"]\n\n1. 32-28 19-23 *\n')
+    r = run("check", str(f))
+    assert r.returncode == 1, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 3 and r.stderr == ""
+    assert lines[0].startswith("1 ") and "W:S²" in lines[0]
+    assert lines[1].startswith("2 OK") and lines[2].startswith("3 OK")

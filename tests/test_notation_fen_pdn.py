@@ -206,3 +206,27 @@ def test_a_time_no_clock_can_show_is_left_out_of_the_pdn_not_a_traceback(seconds
     assert "1. 32-28" in text and "19-23" in text
     assert text.count("[%time") == 1 and "[%time +0:00:30]" in text
     assert read_games(text).__next__().game.moves == game.moves
+
+
+@pytest.mark.parametrize("fen", ["W:S²", "B:s²8", "W:S1²", "W:S" + "1" * 5000, "W:W" + "1" * 5000,
+                                 "W:W31:BK" + "2" * 5000, "W:W31:B1-" + "9" * 5000, "W:W٣:B20",
+                                 "W:W31:B19:+1" + "1" * 5000 + "+0", "W:W31:B19:F²"])
+def test_every_bad_fen_is_a_fen_error_that_names_the_fen(fen):
+    """Issue 19, item 6: FEN text that is not a position raises `FenError` (a ValueError),
+    whose message names the FEN (cut short when long), never a bare ValueError."""
+    with pytest.raises(FenError) as raised:
+        Position.from_fen(fen)
+    message = str(raised.value)
+    assert message.startswith("FEN ") and fen[:12] in message and len(message) < 300
+
+
+def test_one_bad_game_does_not_stop_the_reader():
+    """Issue 19, item 6: `read_games` records each game's problem and goes on with the next."""
+    text = ('[Event "bad fen"]\n[SetUp "1"]\n[FEN "W:S²"]\n\n1. 32-28 *\n\n'
+            '[Event "long clock"]\n\n1. 32-28 {[%time +' + "1" * 5000 + ':00:00]} 19-23 *\n\n'
+            '[Event "good"]\n\n1. 32-28 19-23 *\n')
+    games = list(read_games(text))
+    assert [g.game.tags["Event"] for g in games] == ["bad fen", "long clock", "good"]
+    assert games[0].problem is not None and "W:S²" in games[0].problem.message
+    assert games[1].problem is None and len(games[1].game.moves) == 2
+    assert games[2].problem is None and len(games[2].game.moves) == 2
