@@ -11,7 +11,6 @@ adapters; this module only chooses them.
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 import threading
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from device.render_source import RenderedSource, load_game
 from device.service import CORNER_OF_ORIENTATION, Companion
 from device.sources import open_source
 from device.speech import Announcer, open_speech
+from device.stopping import stop_on_signals
 from device.store import GameStore
 from device.terminal import TerminalView
 from rules.position import Position
@@ -99,18 +99,14 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
                      start_now=options.start is not None, config_path=config.path)
 
 
-def serve(companion: Companion, max_frames: int | None = None) -> threading.Event:
-    """Run until SIGTERM/SIGINT (a clean stop) or the end of a recording."""
-    stop = threading.Event()
-
-    def on_signal(signum, _frame) -> None:
-        log.info("stopping (%s)", signal.Signals(signum).name)
-        stop.set()
-
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        companion.run(stop, max_frames=max_frames)
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+def serve(companion: Companion, max_frames: int | None = None,
+          stop: threading.Event | None = None) -> threading.Event:
+    """Run until ``stop`` is set (by SIGTERM/SIGINT when none is given) or a recording ends;
+    a stop set before it begins leaves at once."""
+    if stop is None:
+        with stop_on_signals() as stop:
+            return serve(companion, max_frames, stop)
+    if stop.is_set():
+        return stop
+    companion.run(stop, max_frames=max_frames)
     return stop

@@ -266,44 +266,50 @@ def _config(path: str | None, level: str | None = None) -> Config:
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
-    from device.app import Options, build, serve
-    from device.config import start_position
+    from device.stopping import stop_on_signals
 
-    config = _config(args.config)
-    start = None if args.start is None else start_position(args.start, "--start")
-    companion = build(config, Options(source=args.source, database=args.database,
-                                      speech=False if args.no_speech else None,
-                                      wav_dir=args.wav_dir, mock_pins=args.mock_pins,
-                                      start=start), out)
-    try:
-        serve(companion)
-    finally:
-        companion.close()
+    with stop_on_signals() as stop:  # first thing: a SIGTERM while starting is a clean stop
+        from device.app import Options, build, serve
+        from device.config import start_position
+
+        config = _config(args.config)
+        start = None if args.start is None else start_position(args.start, "--start")
+        companion = build(config, Options(source=args.source, database=args.database,
+                                          speech=False if args.no_speech else None,
+                                          wav_dir=args.wav_dir, mock_pins=args.mock_pins,
+                                          start=start), out)
+        try:
+            serve(companion, stop=stop)
+        finally:
+            companion.close()
     return 0
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     import tempfile
 
-    from device.app import Options, build, serve
+    from device.stopping import stop_on_signals
 
-    config = _config(args.config, "WARNING")
-    with tempfile.TemporaryDirectory(prefix="frisian-demo-") as tmp:
-        database = args.database or os.path.join(tmp, "games.sqlite3")
-        source = args.source or "render"
-        out.write(f"frisian-companion demo: {source} -> vision -> arbiter -> scoresheet, LEDs, speech\n")
-        companion = build(config, Options(source=source, pdn=args.pdn, render_fps=args.fps,
-                                          render_seed=args.seed, database=database,
-                                          speech=False if args.no_speech else None,
-                                          wav_dir=args.wav_dir, mock_pins=True), out)
-        try:
-            companion.open_game()
-            serve(companion, max_frames=args.frames)
-            if companion.speaker is not None:
-                companion.speaker.wait_idle(30)
-            pdn = companion.pdn()
-        finally:
-            companion.close()
+    with stop_on_signals() as stop:  # first thing: a SIGTERM while starting is a clean stop
+        from device.app import Options, build, serve
+
+        config = _config(args.config, "WARNING")
+        with tempfile.TemporaryDirectory(prefix="frisian-demo-") as tmp:
+            database = args.database or os.path.join(tmp, "games.sqlite3")
+            source = args.source or "render"
+            out.write(f"frisian-companion demo: {source} -> vision -> arbiter -> scoresheet, LEDs, speech\n")
+            companion = build(config, Options(source=source, pdn=args.pdn, render_fps=args.fps,
+                                              render_seed=args.seed, database=database,
+                                              speech=False if args.no_speech else None,
+                                              wav_dir=args.wav_dir, mock_pins=True), out)
+            try:
+                companion.open_game()
+                serve(companion, max_frames=args.frames, stop=stop)
+                if companion.speaker is not None:
+                    companion.speaker.wait_idle(30)
+                pdn = companion.pdn()
+            finally:
+                companion.close()
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(pdn)
     stats = companion.stats

@@ -98,8 +98,17 @@ def time_command(seconds: float) -> str | None:
     return f"[%time +{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}]"
 
 
+#: Line breaks, tabs and other control characters: a PDN tag is one line of text.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+
+
 def escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value as written between the quotes: ``\\`` and ``"`` escaped with a backslash (PDN's
+    only escapes); line breaks, tabs and other control characters, which PDN cannot escape, are
+    each run written as one space, so that the tag stays one line (never refused: a stored
+    game is always written)."""
+    one_line = _CONTROL.sub(" ", value)
+    return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def wrap(tokens: list[str], width: int) -> str:

@@ -230,3 +230,18 @@ def test_one_bad_game_does_not_stop_the_reader():
     assert games[0].problem is not None and "W:S²" in games[0].problem.message
     assert games[1].problem is None and len(games[1].game.moves) == 2
     assert games[2].problem is None and len(games[2].game.moves) == 2
+
+
+def test_a_tag_value_with_a_line_break_is_written_on_one_line():
+    """Issue 19, item 9: a tag value is one line of PDN; a line break in it (a name typed with
+    Enter, a pasted text) is written as a space, never as a broken tag or a forged one."""
+    game = Game(tags={"White": 'Jansen\n[Result "1-0"]', "Event": "Club\r\nnight\tA"})
+    game.push_text("32-28")
+    text = write_game(game)
+    header = text.split("\n\n")[0].splitlines()
+    assert all(line.startswith("[") and line.endswith('"]') for line in header), header
+    assert sum(line.startswith("[Result ") for line in header) == 1
+    [read] = list(read_games(text))
+    assert read.problem is None and read.game.result() == "*"
+    assert read.game.tags["White"] == 'Jansen [Result "1-0"]'
+    assert read.game.tags["Event"] == "Club night A"
