@@ -79,7 +79,8 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     if options.speech is not None:
         from dataclasses import replace
         speech_config = replace(speech_config, enabled=options.speech)
-    speaker = open_speech(speech_config, wav_dir=options.wav_dir)
+    speaker = open_speech(speech_config, wav_dir=options.wav_dir,
+                          silenced_by="--no-speech on the command line" if options.speech is False else None)
     announcer = Announcer(speech_config.language, speech_config.announce_moves, speaker)
     view = TerminalView(out, err, leds=panel.text)
     corner = CORNER_OF_ORIENTATION.get(config.board.orientation)

@@ -436,9 +436,14 @@ class Speaker:
         self.close()
 
 
-def open_speech(config: SpeechConfig, wav_dir: str | Path | None = None, play: bool | None = None) -> Speaker:
+def open_speech(config: SpeechConfig, wav_dir: str | Path | None = None, play: bool | None = None,
+                silenced_by: str | None = None) -> Speaker:
     """The speaker the configuration asks for: espeak-ng through pyttsx3 (playing, or writing WAVs
-    into ``wav_dir``), or silence when speech is off or no engine works (said once in the log)."""
+    into ``wav_dir``), or silence when speech is off or no engine works (said once in the log).
+    ``silenced_by`` names what turned speech off when it was not the configuration (the command
+    line's ``--no-speech``), so that the log names that."""
+    if silenced_by is not None:
+        return Speaker(SilentBackend(silenced_by))
     if not config.enabled:
         return Speaker(SilentBackend("speech.enabled = false in the configuration"))
     backend = EspeakBackend(config.language, config.rate, config.voice, wav_dir=wav_dir,

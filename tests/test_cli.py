@@ -286,3 +286,12 @@ def test_check_goes_on_after_a_game_it_cannot_read(tmp_path):
     assert len(lines) == 3 and r.stderr == ""
     assert lines[0].startswith("1 ") and "W:S²" in lines[0]
     assert lines[1].startswith("2 OK") and lines[2].startswith("3 OK")
+
+
+def test_no_speech_is_logged_as_the_flag_not_the_configuration_key(tmp_path):
+    """Issue 19, item 9: silence asked for on the command line is said as `--no-speech`; the
+    configuration still has speech on, so naming speech.enabled would send the user astray."""
+    r = run("demo", "--frames", "1", "--no-speech", "--out", str(tmp_path / "demo.pdn"))
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if "speech is off" in line]
+    assert len(said) == 1 and "--no-speech" in said[0] and "speech.enabled" not in said[0]
