@@ -73,7 +73,7 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     source.open()
     source.close()
     database = Path(options.database or config.paths.database)
-    store = GameStore(database)
+    store = GameStore(database, exclusive=True)  # one service per store
     panel = panel_for(config, options.mock_pins)
     speech_config = config.speech
     if options.speech is not None:

@@ -16,7 +16,7 @@ import time
 from importlib import resources
 from typing import TYPE_CHECKING, Sequence, TextIO
 
-from device.errors import DeviceError
+from device.errors import DeviceError, StoreFault
 from rules import Color, Position
 from rules.game import Game
 from rules.perft import perft
@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from device.config import Config
 
 PROG = "frisian-companion"
+
+#: Exit statuses (README "Command line"): 0 done; 1 `check` found a game illegal or its result
+#: wrong; 2 the user's mistake (bad input, configuration, paths: systemd's unit does not restart
+#: on it, RestartPreventExitStatus=2); 3 the game store failed while working (disk full or
+#: failing, locked by another program, damaged, in use by another service: not a configuration
+#: mistake, so systemd restarts); 130 interrupted.
+EXIT_USAGE = 2
+EXIT_STORE = 3
 
 
 class UsageError(Exception):
@@ -326,7 +334,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     database = args.database or config.paths.database
     if not os.path.exists(database):
         raise UsageError(f"no game store at {database}: give --database or set paths.database")
-    store = GameStore(database)
+    store = GameStore(database, read_only=True)
     try:
         if args.list:
             for g in store.games():
@@ -413,9 +421,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         # The reader (e.g. `| head`) stopped reading: not an error of ours.
         sys.stdout = open(os.devnull, "w")
         return 0
+    except StoreFault as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_STORE
     except (UsageError, ValueError, OSError, DeviceError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -27,5 +27,11 @@ class StoreError(DeviceError):
     """The game store (SQLite) cannot be opened or written, or a game is unknown."""
 
 
+class StoreFault(StoreError):
+    """The game store failed while the program works, through no mistake in the configuration:
+    the disk is full or failing, another program holds the database, or it is damaged.  The
+    command line exits with status 3, not 2, so that systemd restarts the service."""
+
+
 class SpeechError(DeviceError):
     """The speech engine failed, hung or is missing."""

@@ -21,16 +21,19 @@ Tables:
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from device.errors import StoreError
+from device.errors import StoreError, StoreFault
 from rules.events import Event, GameOver, MovePlayed, MoveTakenBack, ScoresheetComment
 from rules.piece import Color
 from rules.position import Position
@@ -112,33 +115,100 @@ class StoredComment:
 class GameStore:
     """Games in one SQLite file.  Safe to share between threads (one connection, one lock)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False, exclusive: bool = False) -> None:
+        """Open (or create) the store at ``path`` and check it with SQLite's integrity check: a
+        damaged store raises `StoreFault` rather than give back a shortened game.
+
+        ``read_only``: only read it (`export`), which works on a file or a folder the user may
+        not write.  ``exclusive``: the one service on this store; a second exclusive opening,
+        by any process, raises `StoreFault` until the first is closed (a lock file beside the
+        database, ``PATH.lock``, which the system frees when the process ends)."""
         self.path = str(path)
+        self.read_only = read_only
         self._lock = threading.RLock()
+        self._claim: int | None = None
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-            self._db.execute("PRAGMA foreign_keys = ON")
-            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal" and self.path != ":memory:":
-                log.warning("the game store %s is not in WAL mode (%s)", self.path, mode)
-            self._db.execute("PRAGMA synchronous = FULL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer frisian-companion (schema {version}): "
-                                 "update the program, or set paths.database to another file")
-            with self._transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if exclusive:
+                self._claim = _claim(self.path)
+            self._db = self._connect_read_only() if read_only else self._connect()
+            try:
+                self._check()
+            except BaseException:
+                self._db.close()
+                raise
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"cannot open the game store {self.path}: {e}: check paths.database "
-                             "(an SQLite file in a writable folder)") from None
+            self._release()
+            raise _error(self.path, e, "open") from None
         except OSError as e:
+            self._release()
             raise StoreError(f"cannot open the game store {self.path}: {e.strerror}: check paths.database "
                              "(an SQLite file in a writable folder)") from None
+        except BaseException:
+            self._release()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal" and self.path != ":memory:":
+                log.warning("the game store %s is not in WAL mode (%s)", self.path, mode)
+            db.execute("PRAGMA synchronous = FULL")
+            self._check_version(db)
+            with _Transaction(db, self._lock):
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection.  In a folder that cannot be written SQLite cannot make the
+        WAL's shared-memory file; the database is then read as an unchanging file, which is
+        exact as long as no write-ahead log holds moves not yet copied into it."""
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).absolute()))
+        if not Path(self.path).is_file():
+            raise StoreError(f"no game store at {self.path}: give --database or set paths.database")
+        try:
+            db = sqlite3.connect(uri + "?mode=ro", uri=True, check_same_thread=False, timeout=10)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as e:
+            wal = Path(self.path + "-wal")
+            if not (_code(e) == "SQLITE_READONLY" or _code(e) == "SQLITE_CANTOPEN") \
+                    or (wal.exists() and wal.stat().st_size > 0):
+                raise
+            db = sqlite3.connect(uri + "?immutable=1", uri=True, check_same_thread=False)
+        try:
+            self._check_version(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check_version(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer frisian-companion (schema {version}): "
+                             "update the program, or set paths.database to another file")
+
+    def _check(self) -> None:
+        """SQLite's integrity check (the quick check misses an index that no longer matches its
+        table, which reads a game short): a few milliseconds for a season of club games."""
+        rows = self._db.execute("PRAGMA integrity_check(5)").fetchall()
+        if rows != [("ok",)]:
+            first = str(rows[0][0]).splitlines()[-1] if rows else "no answer"
+            raise StoreFault(_damaged(self.path, first))
+
+    def _release(self) -> None:
+        if self._claim is not None:
+            os.close(self._claim)  # the lock goes with it
+            self._claim = None
 
     # -- plumbing
 
@@ -150,7 +220,7 @@ class GameStore:
             try:
                 return self._db.execute(sql, tuple(args)).fetchall()
             except sqlite3.DatabaseError as e:
-                raise StoreError(f"the game store {self.path} cannot be read: {e}") from None
+                raise _error(self.path, e, "read") from None
 
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         try:
@@ -158,11 +228,12 @@ class GameStore:
                 for sql, args in statements:
                     self._db.execute(sql, args)
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"the game store {self.path} cannot be written: {e}: check the disk") from None
+            raise _error(self.path, e, "write") from None
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._release()
 
     def __enter__(self) -> "GameStore":
         return self
@@ -184,7 +255,7 @@ class GameStore:
                                             time.time() if started is None else started))
                     game_id = int(cur.lastrowid)
             except sqlite3.DatabaseError as e:
-                raise StoreError(f"the game store {self.path} cannot be written: {e}: check the disk") from None
+                raise _error(self.path, e, "write") from None
         log.info("new game %d", game_id)
         return game_id
 
@@ -303,6 +374,69 @@ class GameStore:
         """Every game whose Event tag is ``event``, as one PDN text."""
         ids = [g.id for g in self.games() if g.tags.get("Event") == event]
         return "\n".join(self.export_pdn(i) for i in ids)
+
+
+def _code(e: sqlite3.Error) -> str:
+    """SQLite's primary error name (``SQLITE_FULL`` for ``SQLITE_FULL`` and its extended codes)."""
+    name = getattr(e, "sqlite_errorname", None) or ""
+    return "_".join(name.split("_")[:2])
+
+
+def _damaged(path: str, detail: str) -> str:
+    return (f"the game store {path} is damaged ({detail}): it is not read, so that no game is "
+            f"given back short. Keep the file for repair (sqlite3 {path} .recover), move it "
+            "aside, and start again: a new store is made")
+
+
+#: SQLite errors that are the store failing while the program works (`StoreFault`, exit status
+#: 3), with what to do; the others (cannot open, read-only, not a database) are the configuration's.
+_FAULTS = {
+    "SQLITE_FULL": "the disk is full: free space on it (nothing recorded before is lost)",
+    "SQLITE_IOERR": "the disk failed to read or write it: check the SD card or disk",
+    "SQLITE_BUSY": "the database is locked by another program: close it (or wait), then start again",
+    "SQLITE_LOCKED": "the database is locked by another program: close it (or wait), then start again",
+    "SQLITE_NOMEM": "the machine is out of memory",
+}
+
+
+def _error(path: str, e: sqlite3.DatabaseError, doing: str) -> StoreError:
+    """The one-line error for SQLite's ``e`` while ``doing`` (open, read, write) the store."""
+    code = _code(e)
+    if code == "SQLITE_CORRUPT":
+        return StoreFault(_damaged(path, str(e)))
+    if code in _FAULTS:
+        return StoreFault(f"the game store {path} cannot be {_DONE[doing]}: {e}: {_FAULTS[code]}")
+    if doing == "open":
+        return StoreError(f"cannot open the game store {path}: {e}: check paths.database "
+                          "(an SQLite file in a writable folder)")
+    # It opened, so the configuration is right: what fails now is the store (or its disk).
+    return StoreFault(f"the game store {path} cannot be {_DONE[doing]}: {e}: check the disk")
+
+
+_DONE = {"open": "opened", "read": "read", "write": "written"}
+
+
+def _claim(path: str) -> int:
+    """Lock ``PATH.lock`` for this process alone (`fcntl.flock`; freed when the process ends,
+    however it ends); its text names the holder.  Raises `StoreFault` when another holds it."""
+    if path == ":memory:":
+        return os.open(os.devnull, os.O_RDONLY)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        raise StoreFault(f"the game store {path} is in use by another frisian-companion (process "
+                         f"{holder}): only one may record into it; stop that one first "
+                         "(systemctl stop frisian-companion), or give this one another --database") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 class _Transaction:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -187,3 +188,116 @@ def test_newer_schema_is_refused(tmp_path):
     db.close()
     with pytest.raises(StoreError, match="newer frisian-companion"):
         GameStore(path)
+
+
+# -- faults: a damaged store, a read-only one, a second service (issue 19, items 2 and 3) --------
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, **kw)
+
+
+def _store_with_moves(path: Path, n: int = 30) -> None:
+    with GameStore(path) as store:
+        gid = store.new_game(TAGS)
+        for e in legal_events(n):
+            store.record(gid, e)
+
+
+def _damage_the_moves_index(path: Path, n: int) -> None:
+    """Change one byte of the moves table's index so that SQLite still reads the table, but
+    short (what a flipped bit on an SD card does): found by trying the bytes of the index's page."""
+    db = sqlite3.connect(path)
+    page = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_moves_1'").fetchone()[0]
+    db.close()
+    clean = path.read_bytes()
+    for offset in range((root - 1) * page + page // 2, root * page):
+        data = bytearray(clean)
+        data[offset] ^= 0x7F
+        path.write_bytes(data)
+        db = sqlite3.connect(path)
+        try:
+            rows = db.execute("SELECT ply FROM moves WHERE game_id = 1 ORDER BY ply").fetchall()
+        except sqlite3.DatabaseError:
+            rows = None
+        finally:
+            db.close()
+        if rows is not None and 0 < len(rows) < n:
+            return
+    pytest.fail("no byte of the index gives a short read")
+
+
+def test_a_damaged_store_is_refused_not_read_short(tmp_path):
+    """Issue 19, item 2: a store SQLite's integrity check finds damaged is refused with one line,
+    never exported or resumed as a shortened game; the status is not 2 (a runtime fault, item 3)."""
+    path = tmp_path / "games.sqlite3"
+    _store_with_moves(path, 30)
+    _damage_the_moves_index(path, 30)
+    r = _cli("export", "--database", str(path), "--game", "1")
+    assert r.returncode == 3, (r.returncode, r.stdout[-200:], r.stderr)
+    assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert "damaged" in r.stderr and str(path) in r.stderr
+    with pytest.raises(StoreError, match="damaged"):
+        GameStore(path)
+
+
+def test_a_busy_store_is_a_runtime_fault_not_a_configuration_mistake(tmp_path):
+    """Issue 19, item 3: the database locked by another program is not status 2 (which systemd
+    takes for a mistake in the configuration and never restarts)."""
+    path = tmp_path / "games.sqlite3"
+    _store_with_moves(path, 2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = _cli("run", "--database", str(path), "--mock-pins", "--no-speech", "--source", "render")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert r.stderr.strip().splitlines()[-1].startswith("frisian-companion: error: ")
+    assert "locked" in r.stderr and "Traceback" not in r.stderr
+
+
+def _read_only(*paths: Path, on: bool = True) -> None:
+    """Make files and folders read-only, for root too (the immutable attribute: root may write
+    to any file whatever its mode), or writable again."""
+    for path in paths:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True, capture_output=True)
+        else:
+            os.chmod(path, (0o555 if path.is_dir() else 0o444) if on else 0o755)
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("chattr"), reason="root needs chattr")
+def test_a_read_only_store_can_be_exported(tmp_path):
+    """Issue 19, item 2: a store the user may only read (a copy from the Pi, a read-only folder)
+    is still exported."""
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    path = folder / "games.sqlite3"
+    _store_with_moves(path, 30)
+    _read_only(path, folder)
+    try:
+        r = _cli("export", "--database", str(path), "--game", "1")
+    finally:
+        _read_only(path, folder, on=False)
+    assert r.returncode == 0, r.stderr
+    [read] = list(read_games(r.stdout))
+    assert read.problem is None and len(read.game.moves) == 30
+    assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]
+
+
+def test_a_second_service_on_the_same_store_is_refused(tmp_path):
+    """Issue 19, item 2: a second service on one database is refused (it would resume the same
+    game and write its own comments into it); nothing is written to the store."""
+    path = tmp_path / "games.sqlite3"
+    _store_with_moves(path, 4)
+    with GameStore(path, exclusive=True) as first:
+        before = (first.games(), first.moves(1), first.comments(1))
+        r = _cli("run", "--database", str(path), "--mock-pins", "--no-speech", "--source", "render")
+        assert r.returncode == 3, (r.returncode, r.stderr)
+        assert "in use by another frisian-companion" in r.stderr and "Traceback" not in r.stderr
+        assert (first.games(), first.moves(1), first.comments(1)) == before
+    with GameStore(path, exclusive=True):  # free again once the first is closed
+        pass
