@@ -15,9 +15,10 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from device.config import Config
+from device.button import MoveButton
 from device.errors import GPIOError
 from device.leds import CounterPanel
 from device.notify import Notifier
@@ -46,6 +47,22 @@ class Options:
     wav_dir: str | None = None         # speech into WAV files instead of the speaker
     mock_pins: bool = False            # LEDs on gpiozero's mock pins (shown in the terminal)
     start: Position | None = None      # overrides game.start for this run (`run --start FEN`)
+
+
+def button_for(config: Config, companion: Companion, pin_factory: Any = None) -> MoveButton | None:
+    """The move-complete button on ``pins.button`` (Art. 23; none when not configured), wired to
+    the companion: a short press marks the move complete, one held ``pins.long_press_seconds``
+    takes back the last move.  A pin that cannot be used is said once in the log; the board is
+    then read when it is still, as without a button."""
+    if config.pins.button is None:
+        return None
+    try:
+        return MoveButton(config.pins.button, move_complete=companion.move_complete,
+                          take_back=companion.take_back,
+                          long_press_seconds=config.pins.long_press_seconds, pin_factory=pin_factory)
+    except GPIOError as e:
+        log.warning("%s; without the button the board is read when it is still", e)
+        return None
 
 
 def panel_for(config: Config, mock: bool) -> CounterPanel:
@@ -93,11 +110,13 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
         start = source.game.start  # what the rendering shows (a PDN's FEN tag)
     if options.start is not None:
         start = options.start
-    return Companion(source=source, store=store, tags=tags, panel=panel, announcer=announcer,
-                     speaker=speaker, view=view, notifier=Notifier(),
-                     still_s=config.vision.still_seconds, corner_46=corner,
-                     state_dir=database.parent, markers=config.board.markers, start=start,
-                     start_now=options.start is not None, config_path=config.path)
+    companion = Companion(source=source, store=store, tags=tags, panel=panel, announcer=announcer,
+                          speaker=speaker, view=view, notifier=Notifier(),
+                          still_s=config.vision.still_seconds, corner_46=corner,
+                          state_dir=database.parent, markers=config.board.markers, start=start,
+                          start_now=options.start is not None, config_path=config.path)
+    companion.button = button_for(config, companion, panel.pin_factory)
+    return companion
 
 
 def serve(companion: Companion, max_frames: int | None = None,

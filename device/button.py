@@ -49,6 +49,15 @@ class MoveButton:
     def is_pressed(self) -> bool:
         return bool(self._button.is_pressed)
 
+    @property
+    def pin_device(self) -> Any:
+        """gpiozero's pin under the button (a mock pin can be driven low and high by tests)."""
+        return self._button.pin
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._button.closed)
+
     def _pressed(self) -> None:
         with self._lock:
             self._held = False

@@ -125,10 +125,13 @@ class SevenMoveBar:
 class CounterPanel:
     """White's and Black's counters and the seven-move bar, driven by the arbiter's events."""
 
-    def __init__(self, white: CounterLEDs, black: CounterLEDs, bar: SevenMoveBar) -> None:
+    def __init__(self, white: CounterLEDs, black: CounterLEDs, bar: SevenMoveBar,
+                 pin_factory: Any = None) -> None:
         self.white = white
         self.black = black
         self.bar = bar
+        #: The gpiozero pin factory the LEDs are on (None: gpiozero's default), for the button.
+        self.pin_factory = pin_factory
 
     @classmethod
     def from_config(cls, pins: PinsConfig, pin_factory: Any = None) -> "CounterPanel":
@@ -144,7 +147,7 @@ class CounterPanel:
             for part in made:
                 part.close()
             raise
-        return cls(*made)
+        return cls(*made, pin_factory=pin_factory)
 
     def show(self, event: CountersChanged) -> None:
         self.white.show(event.white)

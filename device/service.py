@@ -167,6 +167,9 @@ class Companion:
         self.store = store
         self.tags = dict(tags)
         self.panel = panel
+        #: The move-complete button (`device.button.MoveButton`), when one is configured: set
+        #: by whoever builds the companion, wired to `move_complete` and `take_back`.
+        self.button = None
         self.sinks = [panel, *sinks] if panel is not None else list(sinks)
         self.announcer = announcer
         self.speaker = speaker
@@ -637,7 +640,7 @@ class Companion:
         return self.store.export_pdn(self.game_id)
 
     def close(self) -> None:
-        for sink in [*self.sinks, self.speaker]:
+        for sink in [self.button, *self.sinks, self.speaker]:
             close = getattr(sink, "close", None)
             if close is not None:
                 try:

@@ -67,3 +67,30 @@ def test_pin_in_use_is_one_clear_line(factory):
     with make(calls):
         with pytest.raises(GPIOError, match=r"cannot use GPIO 26 for the button: .*pins.button = 0"):
             make(calls)
+
+
+def test_the_configured_button_is_wired_to_the_service(tmp_path):
+    """Issue 19, item 7: pins.button and pins.long_press_seconds are used: the service built from
+    the configuration has the move-complete button (Art. 23), a short press marks the move
+    complete and a long press takes the last move back."""
+    from device.app import Options, build
+    from device.config import load_config
+
+    config_file = tmp_path / "config.toml"
+    config_file.write_text(f"[pins]\nbutton = {PIN}\nlong_press_seconds = 0.3\n[speech]\nenabled = false\n")
+    companion = build(load_config(str(config_file)),
+                      Options(source="render", database=str(tmp_path / "g.sqlite3"), mock_pins=True))
+    try:
+        assert companion.button is not None and companion.button.pin == PIN
+        pin = companion.button.pin_device
+        pin.drive_low()
+        pin.drive_high()
+        assert wait_for(lambda: not companion.commands.empty())
+        assert companion.commands.get_nowait() == "complete"
+        pin.drive_low()
+        assert wait_for(lambda: not companion.commands.empty())
+        pin.drive_high()
+        assert companion.commands.get_nowait() == "take_back"
+    finally:
+        companion.close()
+    assert companion.button.closed
