@@ -202,12 +202,15 @@ def test_start_flag_overrides_the_configuration_for_one_run(tmp_path):
     config = config_from_dict({"game": {"start": SETUP.fen()}, "speech": {"enabled": False}})
     options = Options(source=f"folder:{frames}", database=str(tmp_path / "g.sqlite3"),
                       mock_pins=True)
-    c = build(config, options)
-    assert c.start == SETUP and not c.start_now
     other = Position.from_fen("W:W28,K35,40:B12,19,23")
-    c = build(config, replace(options, start=other))
-    assert c.start == other and c.start_now
-    assert build(config_from_dict({}), options).start == Position.start()
+    built = []
+    for config_, options_ in ((config, options), (config, replace(options, start=other)),
+                              (config_from_dict({}), options)):
+        c = build(config_, options_)
+        built.append((c.start, c.start_now))
+        c.close()
+        c.store.close()  # one service per store at a time: the next build needs it free
+    assert built == [(SETUP, False), (other, True), (Position.start(), False)]
 
 
 def test_run_with_the_configured_start_records_the_set_up_game(tmp_path, setup_frames):
