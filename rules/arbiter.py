@@ -86,9 +86,11 @@ RECOVERY_PLIES = 6
 #: half over the board, put right since).  Such a line is recorded at once; a longer one only
 #: with more readings that fit it (`PLIES_PER_READING`).
 QUICK_PLIES = 2
-#: Recovery is tried only on a board read clearly: at most this many squares whose kind (empty,
-#: white, black) is read unsurely.  Each such square also loosens the search's pruning by one
-#: square (`legal_lines`), so this bounds its cost too.  A reading with more is no evidence.
+#: Recovery beyond a quick reply (`QUICK_PLIES`) is tried only on a board read clearly: at most
+#: this many squares whose kind (empty, white, black) is read unsurely.  Each such square also
+#: loosens the search's pruning by one square (`legal_lines`), so this bounds its cost too.  A
+#: reading with more is no evidence for a long line, nor for the trail of readings; a quick
+#: reply, judged as one move is, is still taken from it.
 RECOVERY_UNSURE = 3
 #: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
 #: the test games six plies on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see
@@ -345,10 +347,15 @@ class Arbiter:
 
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
         sure = self._sure(-1)
-        if sure.unsure > RECOVERY_UNSURE:
-            return None
         deadline = time.monotonic() + RECOVERY_SECONDS
         count, trails = self._trails(deadline)
+        if sure.unsure > RECOVERY_UNSURE:
+            # Squares the camera cannot read (a glare over the middle of the board, a set whose
+            # pieces look like the squares) are no evidence for a long line, but a quick reply
+            # is judged as one move is, whatever cannot be read: it must fit every square that
+            # can, and be the one line that does.
+            trails = [(root, start, before, trail, min(most, QUICK_PLIES + trail.loose))
+                      for root, start, before, trail, most in trails]
         longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
         for total in range(1, longest + 1):
             found: list[tuple[Line, Trail, int]] = []

@@ -104,6 +104,36 @@ def test_a_quick_reply_is_still_recorded_at_once_art_22():
     assert not of(events, ScoresheetComment)
 
 
+def test_a_quick_reply_is_recorded_though_squares_it_left_alone_cannot_be_read_art_22():
+    # A glare over the middle of the board (or a set whose pieces look like the squares): five
+    # empty squares the two moves did not touch are read only as likely empty.  A quick reply is
+    # judged as one move is, whatever cannot be read: it fits every square that can, and no
+    # other line does, so it is recorded at once; it was called an irregular move (Art. 27)
+    # because too many squares were unsure for any catch-up.
+    arb = recorded_up_to(REAL, AT)
+    after = board(AT + QUICK_PLIES)
+    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
+    unread = [sq for sq in range(21, 31) if sq not in after and sq not in touched][:5]
+    assert len(unread) == 5
+    glare = {sq: SquareReading(None, 0.45, Piece(WHITE)) for sq in unread}
+    events = arb.observe(settled(after, readings=glare))
+    assert texts(events) == REAL.move_texts()[AT:AT + QUICK_PLIES], [str(e) for e in events]
+    assert not of(events, Irregularity)
+
+
+def test_a_long_gap_is_not_taken_from_a_board_many_squares_of_which_cannot_be_read_art_22():
+    # The same unreadable squares are no evidence for a line longer than a quick reply: the
+    # arbiter looks again or waits, it records nothing it cannot see.
+    arb = recorded_up_to(REAL, AT)
+    after = board(AT + 4)
+    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
+    unread = [sq for sq in range(21, 31) if sq not in after and sq not in touched][:5]
+    glare = {sq: SquareReading(None, 0.45, Piece(WHITE)) for sq in unread}
+    for _ in range(4):
+        events = arb.observe(settled(after, readings=glare))
+        assert not of(events, MovePlayed) and arb.game.ply == AT
+
+
 def test_intermediate_readings_are_evidence_a_gap_of_six_in_two_halves_art_22():
     # A board three plies on is seen once (the arbiter looks again), but the players play on
     # before the board is read again; the next board three plies later is recorded at once:
