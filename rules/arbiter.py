@@ -781,6 +781,16 @@ class Arbiter:
                    lifted: list[int]) -> tuple[Event, ...]:
         board = _plain_reading(obs, base)
         reference = self.pending.board if self.pending is not None else base
+        for sq, before in base.items():
+            # A king read unsurely as a man where it stands (or a man as a king) is the piece the
+            # game put there: in place a man is crowned only on the far row, and a king never
+            # becomes a man.  Looking again for it, the camera being unable to tell, left the
+            # irregular move beside it unnamed until it was put right (Art. 27a).
+            seen = board.get(sq)
+            if (seen is not None and seen.color is before.color and seen.king is not before.king
+                    and obs.reading(sq).confidence < KING_CONFIDENT
+                    and sq not in promotion_row(before.color is Color.WHITE)):
+                board[sq] = before
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)
             if not sure_of_kind(r):

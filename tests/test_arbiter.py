@@ -172,6 +172,17 @@ def test_moving_the_opponents_piece_art_27a():
     assert irr.square == 19 and "put it back on 19" in irr.remedy
 
 
+def test_moving_the_opponents_piece_beside_a_king_the_camera_cannot_tell_art_27a():
+    # Black's king on 23 is read as a man at 0.53 (the camera cannot tell kings there) while
+    # white moves 45-40 on black's turn.  The king is the king the game put there (a king never
+    # becomes a man where it stands): the irregular move is named at once, not looked at again
+    # until it is put right.
+    arb = arbiter("B:W26,45:BK23,21")
+    unsure_king = {23: SquareReading(Piece(BLACK), 0.53, Piece(BLACK, True))}
+    irr = irregularity(arb.observe(seen(arb, {45: None, 40: WM}, lifted=(45,), readings=unsure_king)))
+    assert irr.kind is K.OPPONENT_PIECE and irr.square == 45
+
+
 @pytest.mark.parametrize("changes, says", [
     ({40: None, 34: None, 18: WM}, "too few pieces were taken off: 23 still stand"),
     ({40: None, 34: None, 23: None, 18: WM, 24: None}, "too many pieces were taken off: 24"),
