@@ -171,7 +171,7 @@ class Sensor:
     well-lit room) and gives the BGR uint8 picture.  ``last_shift`` is the true (dx, dy) shake
     and drift of the last frame, ``gain`` its analogue gain (1: bright enough)."""
 
-    MAX_EXPOSURE = 1.0 / 0.25  # the exposure multiplier at which the shutter is as long as the frame allows
+    MAX_EXPOSURE = 1.0  # the exposure multiplier at which the shutter is as long as the frame allows
 
     def __init__(self, settings: SensorSettings, width: int, height: int, seed: int) -> None:
         self.s = settings

@@ -90,6 +90,10 @@ def capsules(model: HandModel, pinch: np.ndarray, shoulder: np.ndarray, grip: fl
 def draw(layer: Layer, camera, scene, caps: list[Capsule]) -> None:
     """Shaded capsules, farthest first; each as three nested bands (a round limb lit from above)."""
     eye = camera.eye
+    caps = [_in_front(camera, c) for c in caps]
+    caps = [c for c in caps if c is not None]
+    if not caps:
+        return
     mids = np.array([(c.a + c.b) / 2 for c in caps])
     order = np.argsort(-np.linalg.norm(mids - eye, axis=1))
     ends = camera.project(np.concatenate([np.array([c.a, c.b]) for c in caps]))
@@ -108,6 +112,22 @@ def draw(layer: Layer, camera, scene, caps: list[Capsule]) -> None:
         layer.capsule(a, b, rpx * 0.4, base * 1.08)
 
 
+NEAREST_MM = 300.0
+
+
+def _in_front(camera, c: Capsule) -> Capsule | None:
+    """The part of ``c`` at least `NEAREST_MM` in front of the lens (an arm passing near or
+    behind the camera leaves the picture there), or None."""
+    da, db = camera.depth(np.array([c.a, c.b]))
+    if da >= NEAREST_MM and db >= NEAREST_MM:
+        return c
+    if da < NEAREST_MM and db < NEAREST_MM:
+        return None
+    u = (NEAREST_MM - da) / (db - da)
+    cut = c.a + (c.b - c.a) * u
+    return Capsule(cut, c.b, c.r, c.colour) if da < NEAREST_MM else Capsule(c.a, cut, c.r, c.colour)
+
+
 def shadow_mask(mask: np.ndarray, scale: float, camera, scene, caps: list[Capsule], held: list[np.ndarray]) -> None:
     """Accumulate the capsules' shadows on the table (z = 0) into ``mask`` (a picture-shaped
     mask at ``scale`` of the picture's size), one light at a time, each weighted by its share
@@ -120,7 +140,10 @@ def shadow_mask(mask: np.ndarray, scale: float, camera, scene, caps: list[Capsul
             pa, pb = _onto_table(l, c.a), _onto_table(l, c.b)
             if pa is None or pb is None:
                 continue
-            uv = camera.project(np.array([pa, pb])) * scale
+            uv = safe_project(camera, np.array([pa, pb]))
+            if uv is None:
+                continue
+            uv = uv * scale
             mid = (pa + pb) / 2
             rpx = c.r * camera.K[0, 0] / max(camera.depth(mid[None])[0], 10) * scale
             cv2.line(tmp, tuple(int(v) for v in np.round(uv[0] * 8)), tuple(int(v) for v in np.round(uv[1] * 8)),
@@ -129,13 +152,27 @@ def shadow_mask(mask: np.ndarray, scale: float, camera, scene, caps: list[Capsul
             proj = [_onto_table(l, q) for q in sil]
             if any(q is None for q in proj):
                 continue
-            uv = camera.project(np.array(proj)) * scale
+            uv = safe_project(camera, np.array(proj))
+            if uv is None:
+                continue
+            uv = uv * scale
             hull = cv2.convexHull(np.round(uv * 8).astype(np.int32))
             cv2.fillConvexPoly(tmp, hull, 1.0, cv2.LINE_8, 3)
         # softer the higher the hand: blur by the light's size at a typical hand height
         blur = max(1.0, 120 * l.size * camera.K[0, 0] / 700 * scale)
         tmp = cv2.GaussianBlur(tmp, (0, 0), blur)
         mask += share * tmp
+
+
+def safe_project(camera, pts: np.ndarray) -> np.ndarray | None:
+    """``camera.project`` for points well in front of the lens, clipped to a drawable range;
+    None when a point is not."""
+    if (camera.depth(pts) < 50).any():
+        return None
+    uv = camera.project(pts)
+    if not np.isfinite(uv).all():
+        return None
+    return np.clip(uv, -20000, 20000)
 
 
 def _onto_table(light, point: np.ndarray) -> np.ndarray | None:

@@ -62,7 +62,10 @@ class Painter:
                 proj = [hands_mod._onto_table(l, q) for q in sil[::6]]
                 if any(q is None for q in proj):
                     continue
-                uv = cam.project(np.array(proj)) * SHADOW_SCALE
+                uv = hands_mod.safe_project(cam, np.array(proj))
+                if uv is None:
+                    continue
+                uv = uv * SHADOW_SCALE
                 hull = cv2.convexHull(np.round(uv * 8).astype(np.int32))
                 cv2.fillConvexPoly(tmp, hull, 1.0, cv2.LINE_8, 3)
             blur = max(0.6, 15 * l.size * cam.K[0, 0] / 800 * SHADOW_SCALE)
@@ -144,9 +147,9 @@ class Painter:
                 full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
                 img[y0:y1, x0:x1] *= (1 - np.clip(full, 0, 0.95))[..., None]
         for tr in tracks:
-            caps = tr.capsules(t)
+            caps = [c for c in (hands_mod._in_front(cam, c) for c in tr.capsules(t) or []) if c is not None]
             mine = [(k, p) for k, p, owner in held if owner is tr]
-            if not caps and not mine:
+            if not caps:
                 continue
             # the smear of the hand's motion during the exposure
             a, b = tr.at(max(tr.t0, t - exposure_s / 2)), tr.at(min(tr.t1, t + exposure_s / 2))
