@@ -24,16 +24,22 @@ class Painter:
         ground = camera.ground_map()
         sc = scene
         # the board: texture coordinates (x + border, size - y + border) * px/mm
+        # textures blurred down to the picture's sampling where they are finer (no moire)
+        px = camera.px_per_mm(np.array([sc.size / 2, sc.size / 2, 0.0]))
+
+        def prefilter(tex: np.ndarray, k: float) -> np.ndarray:
+            ratio = k / px
+            return cv2.GaussianBlur(tex, (0, 0), 0.5 * ratio) if ratio > 1.2 else tex
+
         k = sc.BOARD_PX_PER_MM
         bx = ((ground[..., 0] + sc.border) * k - 0.5).astype(np.float32)
         by = ((sc.size - ground[..., 1] + sc.border) * k - 0.5).astype(np.float32)
-        board = cv2.remap(sc.board_texture(), bx, by, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        board = cv2.remap(prefilter(sc.board_texture(), k), bx, by, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         kt = sc.TABLE_PX_PER_MM
         tx = ((ground[..., 0] - sc.size / 2 + sc.TABLE_HALF) * kt - 0.5).astype(np.float32)
         ty = ((sc.size / 2 - ground[..., 1] + sc.TABLE_HALF) * kt - 0.5).astype(np.float32)
-        table = cv2.remap(sc.table_texture(), tx, ty, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        table = cv2.remap(prefilter(sc.table_texture(), kt), tx, ty, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         # the board's edge anti-aliased: coverage from the distance to the edge in pixels
-        px = camera.px_per_mm(np.array([sc.size / 2, sc.size / 2, 0.0]))
         inside = np.minimum.reduce([ground[..., 0] + sc.border, sc.size + sc.border - ground[..., 0],
                                     ground[..., 1] + sc.border, sc.size + sc.border - ground[..., 1]])
         cover = np.clip(inside * px + 0.5, 0, 1)[..., None]

@@ -53,7 +53,7 @@ def draw_disc(layer: Layer, camera, scene, disc: Disc, tilt: np.ndarray | None =
     pts = np.concatenate(rings)
     uv = camera.project(pts).reshape(len(rings), N_SIDES, 2)
     eye = camera.eye
-    albedo = scene.colour_of(disc.light)
+    albedo = scene.light_set if disc.light else scene.dark_set
     # faces between ring k and k+1, facet j -> j+1
     bands = [(0, -0.5), (1, 0.0), (2, 0.7)]  # (ring index, normal's z component)
     faces, normals, centres, ridge = [], [], [], []

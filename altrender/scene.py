@@ -215,7 +215,7 @@ class Scene:
             along = np.where((r + c) % 2 == 0, x, y)  # grain runs alternately across the squares
             across = np.where((r + c) % 2 == 0, y, x)
             wobble = 4 * _noise(rng, (n, n), (6, 40))
-            rings = np.sin(2 * np.pi * (across / rng.uniform(1.5, 4.0) + wobble / 6 + per))
+            rings = np.sin(2 * np.pi * (across / rng.uniform(3.0, 8.0) + wobble / 6 + per))
             streak = _noise(rng, (n, n), (120, 6)) if rng.random() < 0.5 else _noise(rng, (n, n), (6, 120))
             shade *= 1 + self.grain * (0.5 * rings + 0.5 * streak) * 0.6
             del along
@@ -242,7 +242,7 @@ class Scene:
             plank = rng.uniform(90, 200)
             idx = np.floor(y / plank).astype(np.int32)
             ph = rng.uniform(0, 10, 64).astype(np.float32)[idx % 64]
-            rings = np.sin(2 * np.pi * (y / rng.uniform(3, 9) + 2 * _noise(rng, (n, n), (40, 4)) + ph))
+            rings = np.sin(2 * np.pi * (y / rng.uniform(8, 20) + 2 * _noise(rng, (n, n), (40, 4)) + ph))
             shade = 1 + 0.15 * rings + 0.1 * _noise(rng, (n, n), (60, 3))
             shade[(y % plank) < 1.5] *= 0.5
         elif kind == "laminate":

@@ -20,6 +20,11 @@ what it recorded and announced is measured against the game, as `bench.system_ac
 - ``false_irregularities``, ``false_touch_moves``, ``false_take_backs``: announcements about a
   legal game in which no piece was touched but the mover's;
 - ``look_agains``: times the companion asked to look at the board again;
+- ``stills_between_positions`` (per game): frames in which the board was untouched (no hand over
+  it, no disc held) yet showed no position of the game: captured men half taken off, the hand
+  away at the table with one of them;
+- ``orientation_misfits``: games in which the companion found the board not standing as
+  configured (a check on the source's ``corner_46``: should be 0);
 - ``by``: the same per pace, frame rate, light (dim: a room below 0.45 of normal light) and shake;
 - ``problems``: each game with a difference or an announcement, with its scene, the first
   difference and the events, so that it can be replayed (``--only NAME --seed S``: a game's
@@ -52,6 +57,31 @@ def game_fps(seed: int) -> float:
     return FPS_CHOICES[int(np.random.default_rng([seed, 0xF95]).integers(len(FPS_CHOICES)))]
 
 
+class _Warnings:
+    """The companion's warnings (a board not fitting the configured orientation, a camera
+    placement that cannot tell kings) while one game runs."""
+
+    def __init__(self) -> None:
+        import logging
+
+        self.texts: list[str] = []
+        outer = self
+
+        class _H(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                outer.texts.append(record.getMessage())
+
+        self.handler = _H(logging.WARNING)
+        self.logger = logging.getLogger("device.service")
+
+    def __enter__(self) -> "_Warnings":
+        self.logger.addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.logger.removeHandler(self.handler)
+
+
 def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None = None) -> dict:
     import cv2
     from altrender.source import AltRenderedSource
@@ -71,7 +101,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
     hand_frames = 0
     if save:
         Path(save, name).mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, _Warnings() as warned:
         c = Companion(source=source, store=GameStore(Path(tmp) / "games.sqlite3"), tags={"Event": "bench"},
                       corner_46=source.corner_46, start=game.start)
         c.open_game()
@@ -102,7 +132,9 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
         "seconds": round(time.time() - t0, 1), "render_ms": round(1000 * source.render_s / max(frames, 1), 1),
         "fps": fps, "dim": source.scene.dim, **counts, "scene": scene,
         "unseen_stills": sum(1 for p in range(1, len(want)) if p not in settled_plies),
-        "truth_mismatches": wrong_truth,
+        "stills_between_positions": wrong_truth,
+        "orientation_misfit": any("does not fit the configured orientation" in w for w in warned.texts),
+        "warnings": sorted(set(warned.texts))[:4],
     }
     out["false_irregularities"] = counts["irregularities"]
     if not out["exact"] or any(counts.values()):
@@ -178,6 +210,7 @@ def main(argv: list[str] | None = None) -> None:
         "plies": sum(r["plies"] for r in results),
         "plies_right": sum(r["plies_right"] for r in results),
         "never_calibrated": sum(not r["calibrated"] for r in results),
+        "orientation_misfits": sum(r["orientation_misfit"] for r in results),
         "false_irregularities": sum(r["false_irregularities"] for r in results),
         "false_touch_moves": sum(r["touch_moves"] for r in results),
         "false_take_backs": sum(r["take_backs"] for r in results),
