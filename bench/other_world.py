@@ -23,12 +23,13 @@ what it recorded and announced is measured against the game, as `bench.system_ac
 - ``stills_between_positions`` (per game): frames in which the board was untouched (no hand over
   it, no disc held) yet showed no position of the game: captured men half taken off, the hand
   away at the table with one of them;
-- ``orientation_misfits``: games in which the companion found the board not standing as
-  configured (a check on the source's ``corner_46``: should be 0);
+- ``orientation_misfits``: games in which the companion decided the board does not stand as
+  configured: either the source's ``corner_46`` is wrong, or the companion read White's first
+  move as a move of the board turned half round (``warnings`` says which corner it took);
 - ``by``: the same per pace, frame rate, light (dim: a room below 0.45 of normal light) and shake;
 - ``problems``: each game with a difference or an announcement, with its scene, the first
-  difference and the events, so that it can be replayed (``--only NAME --seed S``: a game's
-  scene seed is ``seed * 1000 + its index``).
+  difference and the events, so that it can be replayed (``--only NAME --scene-seeds S``; a
+  game's scene seed is ``seed * 1000 + its index`` unless given).
 
 Run: ``python -m bench.other_world --games 6 --max-plies 20 --jobs 1 --seed 1``.  ``--fps F``
 (default: 6, 10 or 15 drawn per game), ``--only NAME ...``, ``--save-frames DIR`` writes every
@@ -169,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", nargs="+", metavar="NAME")
+    ap.add_argument("--scene-seeds", nargs="+", type=int, metavar="S",
+                    help="the scene seed of each game (default: seed * 1000 + its index), to replay a problem")
     ap.add_argument("--fps", type=float, default=None,
                     help="frames per second of every game (default: 6, 10 or 15 drawn per game)")
     ap.add_argument("--max-plies", type=int, default=60)
@@ -186,6 +189,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         names = list(np.random.default_rng(args.seed).permutation(sorted(games)))[:args.games]
     seeds = [args.seed * 1000 + i for i in range(len(names))]
+    if args.scene_seeds:
+        if len(args.scene_seeds) != len(names):
+            ap.error("give one --scene-seeds value per game")
+        seeds = list(args.scene_seeds)
     t0 = time.time()
     results = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
