@@ -110,6 +110,16 @@ NEAR_SLACK = 2
 PLIES_PER_READING = 2
 #: Why the arbiter looks again at a board that a long line of legal moves explains.
 LONG_LINE = "the board may be several moves on: looking again to be sure"
+#: Why the arbiter waits on a capture whose captured pieces are still being taken off.
+TAKING_OFF = "the capture is not finished: captured pieces still stand"
+#: How long (seconds) a board of a capture with captured pieces still standing may stay so
+#: before they are named (Art. 27b): the move is complete only when the player presses the clock
+#: (Art. 23), and a player takes the men off one at a time, each a change of the board that
+#: starts this again; a board still so after this, read again while the arbiter looks again
+#: (`device.service`: five times, 0.4 s apart), is the irregularity.
+TAKING_OFF_S = 1.5
+#: Captures of more pieces than this are not searched for men still being taken off (2^n boards).
+TAKING_OFF_MOST = 8
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
 #: A board read this many times in a row whose changed squares read as a line has them, if only
@@ -163,6 +173,8 @@ class Arbiter:
     # the squares seen holding a piece on the way since the last recorded move, in order
     _placed_seen: list[int] = field(default_factory=list, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
+    # a capture whose captured men were still being taken off: (its board's changes, first seen)
+    _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -234,6 +246,9 @@ class Arbiter:
             recovered = self._recover(obs, scorer, base, when)
             if recovered is not None:
                 return recovered
+            taking_off = self._taking_off_pieces(scorer, successors, base, when)
+            if taking_off is not None:
+                return taking_off
             if self.pending is None and _in_hand(obs, base, position.turn, settled.lifted):
                 # one of the mover's pieces lifted (the camera saw its square empty under a
                 # hand) and gone, nothing else changed: it is in the mover's hand, held off the
@@ -774,6 +789,44 @@ class Arbiter:
         self.pending_at = len(self.seen) - 1
         return [TouchMove(self.game.ply, when, position.turn, first, move.from_square, rule, message,
                           remedy, texts)]
+
+    def _taking_off_pieces(self, scorer: Scorer, successors: list[tuple[Move, Position]],
+                           base: dict[int, Piece], when: float | None) -> tuple[Event, ...] | None:
+        """A capture whose captured pieces are still being taken off: the capturing piece stands
+        on its square and some of the pieces it took still stand (the player takes them off one
+        by one, and the board is seen still between two).  The move is not complete (Art. 23):
+        nothing is announced, and the arbiter looks again.  Read so after `TAKING_OFF_S` (or
+        read so twice, without times), the pieces still standing are the irregularity (Art.
+        27b, `_irregular`).  None when the board is no such capture."""
+        candidates: list[Candidate] = []
+        for i, (move, after) in enumerate(successors):
+            taken = sorted(set(move.captured))
+            if not taken or len(taken) > TAKING_OFF_MOST:
+                continue
+            board = after.pieces()
+            for mask in range(1, 1 << len(taken)):
+                standing = {sq: base[sq] for k, sq in enumerate(taken) if mask >> k & 1}
+                candidates.append(Candidate(("taking off", i, mask),
+                                            changes_between(base, {**board, **standing})))
+        if not candidates:
+            self._taking_off = None
+            return None
+        decision = scorer.decide(_distinct(candidates))
+        if decision.accepted is None:
+            self._taking_off = None
+            return None
+        _, i, mask = decision.accepted
+        move = successors[i][0]
+        standing = tuple(sq for k, sq in enumerate(sorted(set(move.captured))) if mask >> k & 1)
+        key = (self.game.ply, i, mask)
+        if self._taking_off is None or self._taking_off[0] != key:
+            self._taking_off = (key, when)
+        else:
+            since = self._taking_off[1]
+            if when is None or since is None or when - since >= TAKING_OFF_S - 1e-9:
+                self._taking_off = None
+                return None  # still standing: the irregularity is named
+        return (LookAgain(self.game.ply, when, TAKING_OFF, standing),)
 
     # -- irregularities -------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.arbiter import Arbiter
+from rules.arbiter import TAKING_OFF, TAKING_OFF_S, Arbiter
 from rules.events import (CountersChanged, CrownPending, DrawPossible, GameOver, Irregularity, IrregularityKind,
                           IrregularityResolved, IrregularityStands, LookAgain, MovePlayed,
                           MoveTakenBack, ScoresheetComment, TouchMove)
@@ -188,10 +188,41 @@ def test_moving_the_opponents_piece_beside_a_king_the_camera_cannot_tell_art_27a
     ({40: None, 34: None, 23: None, 18: WM, 24: None}, "too many pieces were taken off: 24"),
 ])
 def test_capture_with_too_many_or_too_few_pieces_taken_off_art_27b(changes, says):
+    # (too few: the board is read again unchanged; the first time, the player may still be
+    # taking the men off, `test_captured_men_taken_off_one_by_one_are_no_irregularity_art_23`)
     arb = arbiter("W:W32,38,40:B27,34,23,24")
-    irr = irregularity(arb.observe(seen(arb, changes)))
+    events = arb.observe(seen(arb, changes))
+    if not of(events, Irregularity):
+        assert [e.reason for e in of(events, LookAgain)] == [TAKING_OFF]
+        events = arb.observe(seen(arb, changes))
+    irr = irregularity(events)
     assert irr.kind is K.WRONG_PIECES_TAKEN and irr.article == "Art. 27b"
     assert says in irr.message
+
+
+def test_captured_men_taken_off_one_by_one_are_no_irregularity_art_23():
+    # White's 40x29x18 takes 34 and 23; the player takes the men off one at a time and the board
+    # stands still between them (0.3 s).  The move is complete when the clock is pressed (Art.
+    # 23): nothing is announced, and the capture is recorded once both are off.
+    arb = arbiter("W:W32,38,40:B27,34,23,24")
+    landed = seen(arb, {40: None, 18: WM}, time=10.0)           # both men still stand
+    one_off = seen(arb, {40: None, 34: None, 18: WM}, time=10.3)
+    events = list(arb.observe(landed)) + list(arb.observe(one_off))
+    assert not of(events, Irregularity)
+    assert [e.reason for e in of(events, LookAgain)] == [TAKING_OFF, TAKING_OFF]
+    events = arb.observe(seen(arb, {40: None, 34: None, 23: None, 18: WM}, time=10.9))
+    assert [e.text for e in of(events, MovePlayed)] == ["40x18"] and not of(events, Irregularity)
+
+
+def test_a_captured_man_left_standing_is_named_once_the_board_stays_so_art_27b():
+    # The same capture with 23 left standing, read again while the arbiter looks again: after
+    # TAKING_OFF_S the man still standing is named.
+    arb = arbiter("W:W32,38,40:B27,34,23,24")
+    left = {40: None, 34: None, 18: WM}
+    assert of(arb.observe(seen(arb, left, time=20.0)), LookAgain)
+    assert of(arb.observe(seen(arb, left, time=20.0 + TAKING_OFF_S / 2)), LookAgain)
+    irr = irregularity(arb.observe(seen(arb, left, time=20.0 + TAKING_OFF_S)))
+    assert irr.kind is K.WRONG_PIECES_TAKEN and "23 still stand" in irr.message
 
 
 def test_several_pieces_moved_reports_every_square():
