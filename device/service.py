@@ -58,7 +58,7 @@ from device.store import GameStore, StoreSink
 from rules.arbiter import Arbiter
 from rules.events import Event, LookAgain
 from rules.game import Game
-from rules.matching import fits_a_move
+from rules.matching import shows_half_turn
 from rules.observation import Settled
 from rules.piece import Color, Piece
 from rules.position import Position
@@ -480,11 +480,10 @@ class Companion:
         if not unsure or game.ply != 0 or game.start != Position.start():
             return settled
         position = self.arbiter.position
-        if fits_a_move(settled.observation, position):
+        # a configured corner is overruled only by a board read clearly
+        if not shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed):
             return settled
         turned = settled.turned()
-        if not fits_a_move(turned.observation, position):
-            return settled
         calibration = self.watcher.turn_half_round()
         corner = calibration.orientation.corner_46
         self._save_corner(corner)

@@ -145,3 +145,28 @@ def fits_a_move(observation: Observation, position: Position) -> bool:
     candidates = [Candidate(i, changes_between(base, after.pieces()))
                   for i, (_, after) in enumerate(position.successors())]
     return Scorer(observation, base).decide(candidates).explained
+
+
+def shows_half_turn(observation: Observation, position: Position, clearly: bool = False) -> bool:
+    """Whether the board as read is a move of ``position`` seen a half turn round: no legal move
+    explains ``observation``, one does once it is turned half round with the sides swapped
+    (`Observation.turned`; White's first move read as Black's when the lighter pieces were taken
+    for White's wrongly).  ``clearly``, the bar a configured corner sets before a reading
+    overrules it: besides, that move is the one far better than any other, and every square
+    where the reading differs from ``position`` is read surely.  (A first move of a set whose
+    pieces look like the squares, misread, turned a configured corner that was right, and the
+    whole game was recorded mirrored: found on the independent renderer's games.)"""
+    if fits_a_move(observation, position):
+        return False
+    base = position.pieces()
+    candidates = [Candidate(i, changes_between(base, after.pieces()))
+                  for i, (_, after) in enumerate(position.successors())]
+    decision = Scorer(observation.turned(), base).decide(candidates)
+    if not decision.explained:
+        return False
+    if not clearly:
+        return True
+    return decision.accepted is not None and all(
+        sure_of_kind(r) for sq, r in enumerate(observation.squares, start=1)
+        if (r.content is None) != (base.get(sq) is None)
+        or (r.content is not None and r.content.color is not base[sq].color))

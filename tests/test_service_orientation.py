@@ -16,7 +16,7 @@ import pytest
 
 from device.store import GameStore
 from rules.events import Irregularity
-from rules.matching import fits_a_move
+from rules.matching import fits_a_move, shows_half_turn
 from rules.observation import CONTENTS, Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
 from rules.position import Position
@@ -227,3 +227,19 @@ def test_a_hidden_board_fits_both_ways():
     obs = Observation.from_board(START.pieces()).with_readings(
         {sq: SquareReading(None, 0.3, occluded=True) for sq in hidden})
     assert fits_a_move(obs, START) and fits_a_move(obs.turned(), START)
+
+
+def test_a_configured_corner_is_overruled_only_by_a_board_read_clearly():
+    """Black's man 19-23 on White's first move is White's 32-28 seen a half turn round.  Read
+    surely, it overrules a configured corner (which is then warned about); read unsurely (a set
+    whose pieces look like the squares), it turns only a guessed orientation: a misread first
+    move turned a configured corner that was right, and the whole game was recorded mirrored."""
+    board = {**{sq: p for sq, p in START.pieces().items() if sq != 19}, 23: Piece(BLACK)}
+    sure = Observation.from_board(board, confidence=0.99)
+    assert shows_half_turn(sure, START) and shows_half_turn(sure, START, clearly=True)
+    unsure = sure.with_readings({19: SquareReading(None, 0.6, Piece(BLACK)),
+                                 23: SquareReading(Piece(BLACK), 0.6, None)})
+    assert shows_half_turn(unsure, START) and not shows_half_turn(unsure, START, clearly=True)
+    # White's own first move, or nothing moved, shows no half turn
+    assert not shows_half_turn(Observation.from_board(START.play_text("32-28").pieces()), START)
+    assert not shows_half_turn(Observation.from_board(START.pieces()), START, clearly=True)
