@@ -117,6 +117,11 @@ def _lift(square: int) -> Callable[[_State], None]:
     return act
 
 
+def _drop(s: _State) -> None:
+    """The hand puts the piece it holds down off the board (a captured piece, on the table)."""
+    s.holding = None
+
+
 def _put(square: int) -> Callable[[_State], None]:
     """The hand puts the piece it holds on ``square``."""
     def act(s: _State) -> None:
@@ -161,7 +166,11 @@ class Pace:
     board under the fingertips instead of lifted (the truth counts it lifted all the same);
     ``clear_pauses``: a pause is the time with no hand in the picture (False: the old way,
     from the leaving hand's last point, out of the picture, to the next hand's first, a few
-    tenths of a second longer).
+    tenths of a second longer); ``carry_off``: the chance per capture of two pieces or more
+    that the mover carries each captured piece to the table beside the board before taking the
+    next, the hand away from the board for a moment while the board stands still with some of
+    them still on it (found on `altrender`'s players, which the arbiter took for a capture with
+    too few pieces taken off, Art. 27b).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -170,6 +179,7 @@ class Pace:
     rest: float = 0.0
     slide: float = 0.0
     clear_pauses: bool = True
+    carry_off: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -183,13 +193,15 @@ class Pace:
     def quick(cls) -> "Pace":
         """Quick play: pauses of 0.3-0.8 s, quicker hands, a reply before the board was seen
         still in one move of four, hands resting at the edge, pieces slid."""
-        return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3)
+        return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
+                   carry_off=0.3)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply or a hand
         resting at the edge."""
-        return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15)
+        return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
+                   carry_off=0.3)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -523,12 +535,23 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 keys.append(_Key((0.3 if taken else 0.45) * speed, (x, y, 45.0), "carry"))
             keys.append(_Key(0.2 * speed, (tx, ty, lift_h), "place", _put(move.to_square)))
             keys.append(_Key(0.15 * speed, (tx, ty, 50.0), "place"))
-        for sq in taken:
+        # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
+        habit = np.random.default_rng([seed, ply, 0xCA77])
+        carry_off = len(taken) > 1 and pace.carry_off > 0 and habit.random() < pace.carry_off
+        # the table on the mover's side, about 10 cm beyond the board's edge, level with the capture
+        dx, dy = math.cos(math.radians(from_deg)), math.sin(math.radians(from_deg))
+        table = (200.0 + dx * 340.0 + (tx - 200.0) * abs(dy),
+                 200.0 + dy * 340.0 + (ty - 200.0) * abs(dx), 40.0)
+        for k, sq in enumerate(taken):
             x, y = _centre(sq)
             keys.append(_Key(0.35 * speed, (x, y, 50.0), "take"))
             h = style.man_height_mm * (2 if pos.piece_at(sq) and pos.piece_at(sq).king else 1) + 4.0  # type: ignore[union-attr]
             keys.append(_Key(0.15 * speed, (x, y, h), "take", _lift(sq)))
             keys.append(_Key(0.15 * speed, (x, y, 50.0), "take"))
+            if carry_off and k < len(taken) - 1:
+                # to the table beside the board, put down there, and back for the next
+                keys.append(_Key(0.4 * speed, table, "take"))
+                keys.append(_Key(float(habit.uniform(0.25, 0.5)), table, "take", _drop))
         landed = after.piece_at(move.to_square)
         crowned = not piece.king and landed is not None and landed.king
         if crowned:

@@ -438,3 +438,23 @@ def test_still_before_holds_the_board_still_whatever_the_pace() -> None:
     gaps = _clear_stretches(frames)
     assert gaps[0] >= 2.0 - 1e-9  # before move 1: held, no early reply
     assert sum(f.settled for f in frames if f.ply == 1) >= 19
+
+
+def test_a_player_may_carry_captured_men_to_the_table_one_at_a_time():
+    """`Pace.carry_off`: the mover takes a captured man to the table beside the board before
+    taking the next, so the board stands still, no hand over it, with a captured man still on
+    it (a habit met on `altrender`'s players, which the arbiter took for Art. 27b)."""
+    start = Position.from_fen("W:W32,38,40:B27,34,23,24")
+    move = start.parse_move("40x18")
+    pace = Pace(pause_s=(0.5, 0.5), carry_off=1.0)
+    frames = list(game_frames(start, [move], fps=10, camera=Camera(), style=Style(), seed=4,
+                              pace=pace, behaviour=CameraBehaviour.still(), end_s=0.5))
+    half = [f for f in frames if not f.hand and f.pieces.get(18) == MAN_W
+            and sum(sq in f.pieces for sq in (34, 23)) == 1]
+    assert len(half) >= 2                                  # a still board, for a few frames
+    assert frames[-1].pieces == start.play(move).pieces()
+    # without the habit, the hand stays over the board until both are off
+    frames = list(game_frames(start, [move], fps=10, camera=Camera(), style=Style(), seed=4,
+                              pace=replace(pace, carry_off=0.0), behaviour=CameraBehaviour.still(),
+                              end_s=0.5))
+    assert not [f for f in frames if not f.hand and sum(sq in f.pieces for sq in (34, 23)) == 1]
