@@ -1,0 +1,116 @@
+"""One bench game, board by board: `python -m bench.trace NAME SEED`.
+
+When `bench.system_accuracy` reports a game that lost track (``lidraughts-14 (seed 51024, 15
+fps ...)``), this replays the same scene through the real companion and prints, for every board
+the watcher settles, what the truth was at that moment (the ply, what the hand was doing) and
+every square read otherwise than the truth shows, with the reading's confidence, then the events
+the companion announced.  The first wrong square printed is usually the cause.
+
+    python -m bench.trace lidraughts-14 51024                  # the seed's own frame rate
+    python -m bench.trace selfplay-56 71002 --inject           # with the bench's irregular move
+    python -m bench.trace lidraughts-2 81023 --from 55 --to 62 # a stretch of the game
+
+``SEED`` is the game's seed as the bench prints it; ``--fps`` overrides the frame rate drawn
+from it; ``--inject`` plays the irregular move the bench injects in that game when run with
+``--inject``; ``--max-plies`` cuts the game as the bench does (default 40).  A square is printed
+as ``square:read/truth@confidence`` (``.`` empty, ``w b`` men, ``W B`` kings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _symbol(piece) -> str:
+    return "." if piece is None else piece.symbol()
+
+
+def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start: float,
+          stop: float, out=sys.stdout) -> list[str]:
+    """Replay the game; print the settled boards and events between ``start`` and ``stop``
+    seconds; returns the moves recorded."""
+    import numpy as np
+
+    import vision.pipeline as pipeline
+    from bench.system_accuracy import _SceneSource, _cut, _games, _inject
+    from device.service import Companion
+    from device.store import GameStore
+
+    game = _cut(_games()[name], max_plies)
+    injected = _inject(game, np.random.default_rng([seed, 0x1227])) if inject else None
+    source = _SceneSource(game, seed, fps, played=injected[0] if injected else None,
+                          still_before=injected[1] if injected else None)
+    source.open()
+    if injected:
+        print(f"injected: {injected[3]} at ply {injected[2]}", file=out)
+    print(f"want: {' '.join(game.move_texts())}", file=out)
+    settled: list = []
+    watcher_settle = pipeline.BoardWatcher._settle
+
+    def settle(self, frame, time, complete):  # what the watcher handed over, kept for printing
+        result = watcher_settle(self, frame, time, complete)
+        if result is not None:
+            settled.append(result)
+        return result
+
+    pipeline.BoardWatcher._settle = settle
+    try:
+        frame = source.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            companion = Companion(source=source, store=GameStore(Path(tmp) / "games.sqlite3"),
+                                  tags={"Event": "trace"}, corner_46=source.truth.corner_46,
+                                  start=game.start)
+            companion.open_game()
+            while frame is not None and frame.time <= stop:
+                truth = source.truth
+                events = companion.process(frame)
+                shown = frame.time >= start
+                for s in settled:
+                    if not shown:
+                        continue
+                    obs = s.observation
+                    wrong = [f"{sq}:{_symbol(obs.reading(sq).content)}/"
+                             f"{_symbol(truth.pieces.get(sq))}@{obs.reading(sq).confidence:.2f}"
+                             for sq in range(1, 51)
+                             if obs.reading(sq).content != truth.pieces.get(sq)]
+                    print(f"{frame.time:7.2f} settled  truth ply {truth.ply} ({truth.phase}"
+                          f"{', hand over the board' if truth.hand else ''}); lifted "
+                          f"{list(s.lifted)} placed {list(s.placed)}; read otherwise: "
+                          f"{' '.join(wrong) or 'nothing'}", file=out)
+                settled.clear()
+                for e in events if shown else ():
+                    if type(e).__name__ != "CountersChanged":
+                        print(f"{frame.time:7.2f}   {type(e).__name__}: {e}", file=out)
+                frame = source.read()
+            got = companion.arbiter.game.move_texts()
+            companion.close()
+            companion.store.close()
+    finally:
+        pipeline.BoardWatcher._settle = watcher_settle
+    print(f"got:  {' '.join(got)}", file=out)
+    return got
+
+
+def main(argv: list[str] | None = None) -> None:
+    from bench.system_accuracy import _games, game_fps
+
+    ap = argparse.ArgumentParser(prog="python -m bench.trace", description=__doc__.split("\n")[0])
+    ap.add_argument("name", help="a game of the bench: lidraughts-1..15, selfplay-1..62")
+    ap.add_argument("seed", type=int, help="the game's seed as the bench prints it")
+    ap.add_argument("--fps", type=float, default=None)
+    ap.add_argument("--inject", action="store_true")
+    ap.add_argument("--max-plies", type=int, default=40)
+    ap.add_argument("--from", dest="start", type=float, default=0.0, metavar="SECONDS")
+    ap.add_argument("--to", dest="stop", type=float, default=float("inf"), metavar="SECONDS")
+    args = ap.parse_args(argv)
+    if args.name not in _games():
+        ap.error(f"no game {args.name}: names are lidraughts-1..15, selfplay-1..62")
+    trace(args.name, args.seed, args.fps or game_fps(args.seed), args.max_plies, args.inject,
+          args.start, args.stop)
+
+
+if __name__ == "__main__":
+    main()
