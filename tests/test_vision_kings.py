@@ -116,6 +116,21 @@ def test_a_man_the_game_put_on_a_square_is_read_as_a_man_while_it_stands_there(r
     assert all(obs.reading(sq).content == far.get(sq) for sq in range(1, 51))
 
 
+def test_a_man_waiting_on_its_far_row_to_be_crowned_is_read_crowned_once_it_is_art_8(renderer):
+    """A white man reached square 3 and the game awaits its crown (the arbiter's board has the
+    man there, `confirm`); the opponent then puts the second piece on it.  Unlike a man standing
+    elsewhere, it may turn into a king where it stands: the crown is read (it was capped to a man,
+    and "crown the man on 3" was asked again and again)."""
+    cam = Camera(tilt_deg=30.0, yaw_deg=0.0, distance_mm=800.0)
+    style, light = Style(), Lighting(noise=1.0)
+    watcher = calibrated_watcher(renderer, cam, style, light)
+    crowned = Position.from_fen("B:WK3,32,33,38:B12,17,19,24").pieces()
+    waiting = crowned | {3: Piece(WHITE)}  # the arbiter's board until the crown is seen
+    watcher.confirm(waiting)
+    r = watcher.read(renderer.render(crowned, cam, style, light, seed=44).image).reading(3)
+    assert r.content == Piece(WHITE, True)
+
+
 #: Far cameras: 1.6 and 1.7 m from the board at 22 and 24 degrees (squares of 25-27 camera
 #: pixels), the default and the real-photo boards.
 FAR_VIEWS = [

@@ -28,6 +28,7 @@ import numpy as np
 
 from rules.observation import Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
+from rules.squares import promotion_row
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
@@ -335,7 +336,9 @@ class BoardWatcher:
         moving in on the next ply (two plies seen as one board: one piece appears).  That last
         case passes this test, so the cap is the prior, not zero: the reading stays an unsure
         man, which never overrules the arbiter (`rules.matching.KING_CONFIDENT`), and the legal
-        line with the king there is still taken.  A board that is no such continuation (more
+        line with the king there is still taken.  A man on its far row is the exception: it
+        waits there to be crowned (the opponent puts the second piece on it, Art. 8), and capped,
+        its crown was never seen: "crown the man" was asked again and again.  A board that is no such continuation (more
         than one piece appeared) has none."""
         out = np.zeros((10, 10), dtype=bool)
         board = self._confirmed
@@ -350,7 +353,7 @@ class BoardWatcher:
             piece = board.get(sq)
             if piece is None or piece.color is not (WHITE if k == WHITE_PIECE else BLACK):
                 appeared += 1
-            elif not piece.king:
+            elif not piece.king and sq not in promotion_row(piece.color is WHITE):
                 out[r, c] = True
         return out if appeared <= 1 else np.zeros_like(out)
 
