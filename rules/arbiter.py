@@ -110,6 +110,8 @@ NEAR_SLACK = 2
 PLIES_PER_READING = 2
 #: Why the arbiter looks again at a board that a long line of legal moves explains.
 LONG_LINE = "the board may be several moves on: looking again to be sure"
+#: The mark of a move's candidate board with the awaited crown put on (`_move_candidates`).
+CROWNED = "crowned"
 #: Why the arbiter waits on a capture whose captured pieces are still being taken off.
 TAKING_OFF = "the capture is not finished: captured pieces still stand"
 #: How long (seconds) a board of a capture with captured pieces still standing may stay so
@@ -281,6 +283,9 @@ class Arbiter:
             if breach is not None:
                 events.extend(breach)
                 return tuple(events)
+            if key[-1] == CROWNED:
+                self.uncrowned = None  # the awaited crown was put on with the move
+                key = key[:-1]
             events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
             return tuple(events)
         # a reply to the open irregular move: it stands, then the reply is recorded
@@ -694,13 +699,19 @@ class Arbiter:
 
     def _move_candidates(self, key: tuple, before: Position, move: Move, after: Position,
                          base: dict[int, Piece], keep_uncrowned: bool = True):
-        """The board after a move, and the same with a newly crowned man not yet crowned."""
+        """The board after a move, and the same with a newly crowned man not yet crowned; while a
+        crown is awaited, also with that crown put on (the opponent crowns the man and replies
+        before the board is seen still: it was called an irregular move, Art. 27)."""
         board = after.pieces()
-        if keep_uncrowned and self.uncrowned is not None and self.uncrowned in board \
-                and self.uncrowned != move.from_square:
+        awaited = (keep_uncrowned and self.uncrowned is not None and self.uncrowned in board
+                   and self.uncrowned != move.from_square)
+        crowned = dict(board)
+        if awaited:
             p = board[self.uncrowned]
             board[self.uncrowned] = Piece(p.color, False)
         yield Candidate(key, changes_between(base, board))
+        if awaited:
+            yield Candidate(key + (CROWNED,), changes_between(base, crowned))
         mover = before.piece_at(move.from_square)
         if not mover.king and board[move.to_square].king:
             plain = dict(board)
@@ -1178,6 +1189,8 @@ def _crowning_in_doubt(decision) -> tuple | None:
     if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1]
             and a[0] in ("move", "line")):
         return None
+    if CROWNED in (a[-1], b[-1]):  # whether the awaited crown is on: still awaited
+        return (b if a[-1] == CROWNED else a) if a[:-1] == b or b[:-1] == a else None
     if a[1] != b[1] or {len(a), len(b)} != {2, 3}:
         return None
     return a if len(a) == 3 else b

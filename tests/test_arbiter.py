@@ -272,6 +272,25 @@ def test_a_piece_sure_in_colour_but_not_man_or_king_still_tells_which_man_moved(
     assert [e.text for e in of(events, MovePlayed)] == ["45-40"]
 
 
+def test_a_crown_put_on_as_the_opponent_replies_is_no_irregularity_art_8():
+    # The man waits on 1 for its crown; Black puts it on and plays 20-25 before the board is
+    # seen still.  That was called an irregular move (Art. 27): the reply is recorded and the
+    # crown is no longer awaited.
+    arb = arbiter("W:W7,45:B20,3")
+    arb.observe(seen(arb, {7: None, 1: WM}))
+    events = arb.observe(seen(arb, {1: WK, 20: None, 25: BM}))
+    assert [e.text for e in of(events, MovePlayed)] == ["20-25"]
+    assert not of(events, Irregularity) and not of(events, CrownPending)
+    assert arb.uncrowned is None
+    # read unsure of the crown, the crown is still awaited
+    arb = arbiter("W:W7,45:B20,3")
+    arb.observe(seen(arb, {7: None, 1: WM}))
+    alike = SquareReading(WK, 0.75, WM, distribution=(0.0, 0.25, 0.75, 0.0, 0.0))
+    events = arb.observe(seen(arb, {1: WK, 20: None, 25: BM}, readings={1: alike}))
+    assert [e.text for e in of(events, MovePlayed)] == ["20-25"]
+    assert [c.square for c in of(events, CrownPending)] == [1] and arb.uncrowned == 1
+
+
 def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
     arb = arbiter("W:W7,45:B20,3")
     arb.observe(seen(arb, {7: None, 1: WM}))
