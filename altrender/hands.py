@@ -7,7 +7,6 @@ The skin runs from light to dark; the sleeve is any colour, the table's included
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -149,19 +148,25 @@ def shadow_mask(mask: np.ndarray, scale: float, camera, scene, caps: list[Capsul
             cv2.line(tmp, tuple(int(v) for v in np.round(uv[0] * 8)), tuple(int(v) for v in np.round(uv[1] * 8)),
                      1.0, max(1, int(2 * rpx)), cv2.LINE_8, 3)
         for sil in held:
-            proj = [_onto_table(l, q) for q in sil]
-            if any(q is None for q in proj):
-                continue
-            uv = safe_project(camera, np.array(proj))
-            if uv is None:
-                continue
-            uv = uv * scale
-            hull = cv2.convexHull(np.round(uv * 8).astype(np.int32))
-            cv2.fillConvexPoly(tmp, hull, 1.0, cv2.LINE_8, 3)
+            fill_shadow(tmp, scale, camera, l, sil)
         # softer the higher the hand: blur by the light's size at a typical hand height
         blur = max(1.0, 120 * l.size * camera.K[0, 0] / 700 * scale)
         tmp = cv2.GaussianBlur(tmp, (0, 0), blur)
         mask += share * tmp
+
+
+def fill_shadow(mask: np.ndarray, scale: float, camera, light, outline: np.ndarray) -> None:
+    """Fill into ``mask`` (at ``scale`` of the picture) the shadow that ``light`` casts on the
+    table of a convex ``outline`` (N, 3 points): its points projected onto the table along the
+    light, then into the picture, their hull filled (nothing when any point casts no shadow)."""
+    proj = [_onto_table(light, q) for q in outline]
+    if any(q is None for q in proj):
+        return
+    uv = safe_project(camera, np.array(proj))
+    if uv is None:
+        return
+    hull = cv2.convexHull(np.round(uv * scale * 8).astype(np.int32))
+    cv2.fillConvexPoly(mask, hull, 1.0, cv2.LINE_8, 3)
 
 
 def safe_project(camera, pts: np.ndarray) -> np.ndarray | None:

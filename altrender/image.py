@@ -64,16 +64,7 @@ class Painter:
         for l in sc.lights:
             tmp = np.zeros_like(mask)
             for d in discs:
-                sil = disc_outline(sc, d)
-                proj = [hands_mod._onto_table(l, q) for q in sil[::6]]
-                if any(q is None for q in proj):
-                    continue
-                uv = hands_mod.safe_project(cam, np.array(proj))
-                if uv is None:
-                    continue
-                uv = uv * SHADOW_SCALE
-                hull = cv2.convexHull(np.round(uv * 8).astype(np.int32))
-                cv2.fillConvexPoly(tmp, hull, 1.0, cv2.LINE_8, 3)
+                hands_mod.fill_shadow(tmp, SHADOW_SCALE, cam, l, disc_outline(sc, d)[::6])
             blur = max(0.6, 15 * l.size * cam.K[0, 0] / 800 * SHADOW_SCALE)
             mask += (l.intensity / total) * cv2.GaussianBlur(tmp, (0, 0), blur)
         # contact shadow (ambient light blocked right around the base)
@@ -91,7 +82,6 @@ class Painter:
         key = tuple((k, round(float(p[0]), 2), round(float(p[1]), 2), round(float(p[2]), 2)) for k, p in rest)
         if key == self.key:
             return self.static
-        sc, cam = self.scene, self.camera
         h, w = self.size
         discs = [Disc(float(p[0]), float(p[1]), float(p[2]), tokens[k].light) for k, p in rest]
         mask = np.zeros((int(h * SHADOW_SCALE), int(w * SHADOW_SCALE)), np.float32)

@@ -147,7 +147,6 @@ class Play:
             self.rest_hands[w].skin = self.hands[w].skin
             self.rest_hands[w].sleeve = self.hands[w].sleeve
             self.rest_hands[w].right = not self.hands[w].right
-        s = scene.square
         for sq, piece in game.start.pieces().items():
             self._place_new(sq, piece)
         for w in (True, False):

@@ -212,13 +212,11 @@ class Scene:
         if self.grain > 0:
             phase = rng.uniform(0, 50, (12, 12)).astype(np.float32)
             per = phase[np.clip(r + 1, 0, 11), np.clip(c + 1, 0, 11)]
-            along = np.where((r + c) % 2 == 0, x, y)  # grain runs alternately across the squares
-            across = np.where((r + c) % 2 == 0, y, x)
+            across = np.where((r + c) % 2 == 0, y, x)  # grain runs alternately across the squares
             wobble = 4 * _noise(rng, (n, n), (6, 40))
             rings = np.sin(2 * np.pi * (across / rng.uniform(3.0, 8.0) + wobble / 6 + per))
             streak = _noise(rng, (n, n), (120, 6)) if rng.random() < 0.5 else _noise(rng, (n, n), (6, 120))
             shade *= 1 + self.grain * (0.5 * rings + 0.5 * streak) * 0.6
-            del along
         out *= np.clip(shade, 0.6, 1.4)[..., None]
         # a thin darker line where the border meets the squares
         edge = inside & ((np.abs(x) < 0.8) | (np.abs(y) < 0.8) | (np.abs(x - self.size) < 0.8)

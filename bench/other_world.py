@@ -40,14 +40,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench.system_accuracy import _cut, _games
+from bench.system_accuracy import _cut, _games, announced, pick_games, scored, totals
 
 FPS_CHOICES = (6.0, 10.0, 15.0)
 _TAIL_S = 3.0
@@ -88,7 +87,6 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
     from altrender.source import AltRenderedSource
     from device.service import Companion
     from device.store import GameStore
-    from rules.events import Irregularity, LookAgain, MoveTakenBack, TouchMove
 
     cv2.setNumThreads(1)
     game = _cut(_games()[name], max_plies)
@@ -122,10 +120,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
         calibrated = c._calibrated
         c.close()
     want = game.move_texts()
-    right = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-    kinds = {"irregularities": Irregularity, "touch_moves": TouchMove,
-             "take_backs": MoveTakenBack, "look_agains": LookAgain}
-    counts = {k: sum(isinstance(e, cls) for _, e in events) for k, cls in kinds.items()}
+    right, counts = scored(got, want, events)
     scene = source.describe()
     out = {
         "game": name, "seed": seed, "plies": len(want), "recorded": len(got), "plies_right": right,
@@ -141,7 +136,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
     if not out["exact"] or any(counts.values()):
         out["first_difference"] = {"ply": right, "want": want[right:right + 3], "got": got[right:right + 3],
                                    "at_s": round(source.play.done_at[right], 1) if right < len(source.play.done_at) else None}
-        out["events"] = [f"{t:.1f}s {e}" for t, e in events if isinstance(e, tuple(kinds.values()))][:8]
+        out["events"] = [f"{t:.1f}s {e}" for t, e in events if isinstance(e, tuple(announced().values()))][:8]
     return out
 
 
@@ -178,16 +173,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--save-frames", metavar="DIR")
     args = ap.parse_args(argv)
-    import numpy as np
 
-    games = _games()
-    if args.only:
-        unknown = [n for n in args.only if n not in games]
-        if unknown:
-            ap.error(f"no game {', '.join(unknown)}: names are lidraughts-1..15, selfplay-1..62")
-        names = list(args.only)
-    else:
-        names = list(np.random.default_rng(args.seed).permutation(sorted(games)))[:args.games]
+    try:
+        names = pick_games(_games(), args.only, args.seed, args.games)
+    except ValueError as e:
+        ap.error(str(e))
     seeds = [args.seed * 1000 + i for i in range(len(names))]
     if args.scene_seeds:
         if len(args.scene_seeds) != len(names):
@@ -212,21 +202,11 @@ def main(argv: list[str] | None = None) -> None:
             if "first_difference" in r:
                 print(f"    first difference at ply {r['first_difference']}, events {r['events']}", file=sys.stderr)
     out = {
-        "games": len(results),
-        "games_exact": sum(r["exact"] for r in results),
-        "plies": sum(r["plies"] for r in results),
-        "plies_right": sum(r["plies_right"] for r in results),
+        **totals(results, breakdown),
         "never_calibrated": sum(not r["calibrated"] for r in results),
         "orientation_misfits": sum(r["orientation_misfit"] for r in results),
-        "false_irregularities": sum(r["false_irregularities"] for r in results),
-        "false_touch_moves": sum(r["touch_moves"] for r in results),
-        "false_take_backs": sum(r["take_backs"] for r in results),
-        "look_agains": sum(r["look_agains"] for r in results),
-        "frames": sum(r["frames"] for r in results),
         "render_ms_per_frame": round(sum(r["render_ms"] * r["frames"] for r in results)
                                      / max(1, sum(r["frames"] for r in results)), 1),
-        "by": breakdown(results),
-        "problems": [r for r in results if "first_difference" in r],
         "seconds": round(time.time() - t0, 1),
     }
     json.dump(out, sys.stdout)

@@ -219,8 +219,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
     import numpy as np
     from device.service import Companion
     from device.store import GameStore
-    from rules.events import (GameOver, Irregularity, IrregularityResolved, LookAgain,
-                              MoveTakenBack, TouchMove)
+    from rules.events import GameOver, Irregularity, IrregularityResolved
 
     cv2.setNumThreads(1)
     game = _cut(_games()[name], max_plies)
@@ -255,10 +254,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         over = c.arbiter.over
         c.close()
     want = game.move_texts()
-    right = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-    kinds = {"irregularities": Irregularity, "touch_moves": TouchMove,
-             "take_backs": MoveTakenBack, "look_agains": LookAgain}
-    counts = {k: sum(isinstance(e, cls) for _, e in events) for k, cls in kinds.items()}
+    right, counts = scored(got, want, events)
     outcome = game.position.outcome()
     cam = source.camera
     pace = source.pace
@@ -291,7 +287,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         out["first_difference"] = {"ply": right, "want": want[right:right + 3],
                                    "got": got[right:right + 3]}
         out["events"] = [f"{t:.1f}s {e}" for t, e in events
-                         if isinstance(e, tuple(kinds.values()))][:8]
+                         if isinstance(e, tuple(announced().values()))][:8]
     return out
 
 
@@ -311,6 +307,26 @@ BUCKETS = {
 FPS_CHOICES = (6.0, 10.0, 15.0)
 
 
+def pick_games(games: dict, only: list[str] | None, seed: int, count: int,
+               kings: bool = False) -> list[str]:
+    """The names of the games a bench runs: ``only`` (checked against ``games``), else ``count``
+    drawn with ``seed`` (those with kings first when ``kings``).  ValueError names an unknown
+    game."""
+    import numpy as np
+
+    if only:
+        unknown = [n for n in only if n not in games]
+        if unknown:
+            raise ValueError(f"no game {', '.join(unknown)}: names are lidraughts-1..15, selfplay-1..62")
+        return list(only)
+    names = list(np.random.default_rng(seed).permutation(sorted(games)))
+    if kings:
+        has = {n: any(p.king for pos in games[n].positions for p in pos.pieces().values())
+               for n in names}
+        names = [n for n in names if has[n]] + [n for n in names if not has[n]]
+    return names[:count]
+
+
 def game_fps(seed: int) -> float:
     """The frame rate a game of ``seed`` is drawn at (its own stream: the scene is unchanged)."""
     import numpy as np
@@ -326,6 +342,40 @@ def breakdown(results: list[dict]) -> dict:
                        "plies": sum(r["plies"] for r in rs),
                        "plies_right": sum(r["plies_right"] for r in rs)}
     return out
+
+
+def scored(got: list[str], want: list[str], events: list) -> tuple[int, dict[str, int]]:
+    """The plies recorded right before the first difference, and how many of each kind of
+    announcement (`announced`) the (time, event) pairs hold."""
+    right = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return right, {k: sum(isinstance(e, cls) for _, e in events) for k, cls in announced().items()}
+
+
+def announced() -> dict:
+    """The announcements a bench counts, by the name it reports them under."""
+    from rules.events import Irregularity, LookAgain, MoveTakenBack, TouchMove
+
+    return {"irregularities": Irregularity, "touch_moves": TouchMove,
+            "take_backs": MoveTakenBack, "look_agains": LookAgain}
+
+
+def totals(results: list[dict], by=None) -> dict:
+    """What a bench of whole games reports of its games (`run_one`'s results): how many were
+    exact, plies right, false announcements, looks again, frames, ``by`` (default `breakdown`)
+    of them, and the games with a difference or an announcement."""
+    return {
+        "games": len(results),
+        "games_exact": sum(r["exact"] for r in results),
+        "plies": sum(r["plies"] for r in results),
+        "plies_right": sum(r["plies_right"] for r in results),
+        "false_irregularities": sum(r["false_irregularities"] for r in results),
+        "false_touch_moves": sum(r["touch_moves"] for r in results),
+        "false_take_backs": sum(r["take_backs"] for r in results),
+        "look_agains": sum(r["look_agains"] for r in results),
+        "frames": sum(r["frames"] for r in results),
+        "by": (by or breakdown)(results),
+        "problems": [r for r in results if "first_difference" in r],
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -348,22 +398,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="in K games, one irregular move at a random ply, taken back and the legal move played")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
-    import numpy as np
 
-    games = _games()
-    if args.only:
-        unknown = [n for n in args.only if n not in games]
-        if unknown:
-            ap.error(f"no game {', '.join(unknown)}: names are lidraughts-1..15, selfplay-1..62")
-        names = list(args.only)
-    else:
-        rng = np.random.default_rng(args.seed)
-        names = list(rng.permutation(sorted(games)))
-        if args.kings:
-            has = {n: any(p.king for pos in games[n].positions for p in pos.pieces().values())
-                   for n in names}
-            names = [n for n in names if has[n]] + [n for n in names if not has[n]]
-        names = names[:args.games]
+    try:
+        names = pick_games(_games(), args.only, args.seed, args.games, args.kings)
+    except ValueError as e:
+        ap.error(str(e))
     seeds = [args.seed * 1000 + i for i in range(len(names))]
     t0 = time.time()
     results = []
@@ -385,24 +424,13 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
                   f"{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
                   file=sys.stderr)
-    plies = sum(r["plies"] for r in results)
     due = [r for r in results if r["result_due"]]
     out = {
-        "games": len(results),
-        "games_exact": sum(r["exact"] for r in results),
-        "plies": plies,
-        "plies_right": sum(r["plies_right"] for r in results),
-        "false_irregularities": sum(r["false_irregularities"] for r in results),
+        **totals(results),
         "injected": sum("injected" in r for r in results),
         "injected_named": sum(r["injected"]["named"] for r in results if "injected" in r),
         "injected_exact": sum(r["exact"] for r in results if "injected" in r),
-        "false_touch_moves": sum(r["touch_moves"] for r in results),
-        "false_take_backs": sum(r["take_backs"] for r in results),
-        "look_agains": sum(r["look_agains"] for r in results),
         "results_due": len(due), "results_right": sum(r["result_right"] for r in due),
-        "frames": sum(r["frames"] for r in results),
-        "by": breakdown(results),
-        "problems": [r for r in results if "first_difference" in r],
         "seconds": round(time.time() - t0, 1),
     }
     json.dump(out, sys.stdout)
