@@ -850,10 +850,12 @@ class Arbiter:
             # game put there: in place a man is crowned only on the far row, and a king never
             # becomes a man.  Looking again for it, the camera being unable to tell, left the
             # irregular move beside it unnamed until it was put right (Art. 27a).
+            # So is a crown awaited on the far row, read unsurely: whether it is on yet is no
+            # change to look at (it left the injected Art. 27a beside it unnamed).
             seen = board.get(sq)
             if (seen is not None and seen.color is before.color and seen.king is not before.king
                     and obs.reading(sq).confidence < KING_CONFIDENT
-                    and sq not in promotion_row(before.color is Color.WHITE)):
+                    and (sq not in promotion_row(before.color is Color.WHITE) or sq == self.uncrowned)):
                 board[sq] = before
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)

@@ -291,6 +291,18 @@ def test_a_crown_put_on_as_the_opponent_replies_is_no_irregularity_art_8():
     assert [c.square for c in of(events, CrownPending)] == [1] and arb.uncrowned == 1
 
 
+def test_an_irregular_move_beside_a_crown_read_unsurely_is_named_art_27a():
+    # The man on 1 awaits its crown, and the camera cannot tell whether it is on; White then
+    # moves again on Black's turn.  Whether the crown is on is no change to look at: the
+    # irregular move is named (it was looked at again and again, and never named).
+    arb = arbiter("W:W7,45:B20,3")
+    arb.observe(seen(arb, {7: None, 1: WM}))
+    alike = SquareReading(WK, 0.75, WM, distribution=(0.0, 0.25, 0.75, 0.0, 0.0))
+    irr = irregularity(arb.observe(seen(arb, {1: WK, 45: None, 40: WM}, lifted=(45,),
+                                        readings={1: alike})))
+    assert irr.kind is K.OPPONENT_PIECE and irr.square == 45
+
+
 def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
     arb = arbiter("W:W7,45:B20,3")
     arb.observe(seen(arb, {7: None, 1: WM}))
