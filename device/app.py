@@ -22,6 +22,7 @@ from device.button import MoveButton
 from device.errors import GPIOError
 from device.leds import CounterPanel
 from device.notify import Notifier
+from device.pdn_folder import PdnFolder
 from device.render_source import RenderedSource, load_game
 from device.service import CORNER_OF_ORIENTATION, Companion
 from device.sources import open_source
@@ -116,6 +117,11 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
                           state_dir=database.parent, markers=config.board.markers, start=start,
                           start_now=options.start is not None, config_path=config.path)
     companion.button = button_for(config, companion, panel.pin_factory)
+    if config.paths.pdn_folder:
+        folder = Path(config.paths.pdn_folder)
+        if not folder.is_absolute():
+            folder = database.parent / folder  # beside the store, as the calibration is
+        companion.sinks.append(PdnFolder(folder, store, lambda: companion.game_id))
     return companion
 
 

@@ -434,7 +434,7 @@ def _paths(check: _Checker, t: dict[str, Any], d: PathsConfig) -> PathsConfig:
     for name in _names(PathsConfig):
         if name in t:
             value = check.string(f"paths.{name}", t[name]).strip()
-            if not value:
+            if not value and name != "pdn_folder":  # an empty PDN folder: finished games stay in the store only
                 raise check.fail(f"paths.{name}", value, "is empty: give a file or folder path")
             out[name] = value
     return PathsConfig(**{**{f: getattr(d, f) for f in _names(PathsConfig)}, **out})
