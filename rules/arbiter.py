@@ -175,7 +175,8 @@ class Arbiter:
     # the squares seen holding a piece on the way since the last recorded move, in order
     _placed_seen: list[int] = field(default_factory=list, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
-    # a capture whose captured men were still being taken off: (its board's changes, first seen)
+    # a capture whose captured men were still being taken off: ((ply, move, men standing),
+    # when that board was first read) (`_taking_off_pieces`)
     _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -816,20 +817,15 @@ class Arbiter:
                 continue
             board = after.pieces()
             for mask in range(1, 1 << len(taken)):
-                standing = {sq: base[sq] for k, sq in enumerate(taken) if mask >> k & 1}
-                candidates.append(Candidate(("taking off", i, mask),
-                                            changes_between(base, {**board, **standing})))
-        if not candidates:
-            self._taking_off = None
-            return None
+                standing = tuple(sq for k, sq in enumerate(taken) if mask >> k & 1)
+                candidates.append(Candidate((i, standing), changes_between(
+                    base, {**board, **{sq: base[sq] for sq in standing}})))
         decision = scorer.decide(_distinct(candidates))
         if decision.accepted is None:
             self._taking_off = None
             return None
-        _, i, mask = decision.accepted
-        move = successors[i][0]
-        standing = tuple(sq for k, sq in enumerate(sorted(set(move.captured))) if mask >> k & 1)
-        key = (self.game.ply, i, mask)
+        i, standing = decision.accepted
+        key = (self.game.ply, i, standing)
         if self._taking_off is None or self._taking_off[0] != key:
             self._taking_off = (key, when)
         else:

@@ -141,10 +141,16 @@ def fits_a_move(observation: Observation, position: Position) -> bool:
     """Whether the board after some legal move of ``position`` explains ``observation``: the
     arbiter's candidates for a move, of which at least one contradicts no square the reading is
     sure of (`Scorer.decide`; whether one is far better than the others does not matter here)."""
+    return _a_move(observation, position).explained
+
+
+def _a_move(observation: Observation, position: Position) -> Decision[int]:
+    """The `Scorer`'s decision between the boards after each legal move of ``position``
+    (keys: the successors' indices)."""
     base = position.pieces()
     candidates = [Candidate(i, changes_between(base, after.pieces()))
                   for i, (_, after) in enumerate(position.successors())]
-    return Scorer(observation, base).decide(candidates).explained
+    return Scorer(observation, base).decide(candidates)
 
 
 def shows_half_turn(observation: Observation, position: Position, clearly: bool = False) -> bool:
@@ -158,14 +164,12 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
     whole game was recorded mirrored: found on the independent renderer's games.)"""
     if fits_a_move(observation, position):
         return False
-    base = position.pieces()
-    candidates = [Candidate(i, changes_between(base, after.pieces()))
-                  for i, (_, after) in enumerate(position.successors())]
-    decision = Scorer(observation.turned(), base).decide(candidates)
+    decision = _a_move(observation.turned(), position)
     if not decision.explained:
         return False
     if not clearly:
         return True
+    base = position.pieces()
     return decision.accepted is not None and all(
         sure_of_kind(r) for sq, r in enumerate(observation.squares, start=1)
         if (r.content is None) != (base.get(sq) is None)

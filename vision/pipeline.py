@@ -338,8 +338,8 @@ class BoardWatcher:
         man, which never overrules the arbiter (`rules.matching.KING_CONFIDENT`), and the legal
         line with the king there is still taken.  A man on its far row is the exception: it
         waits there to be crowned (the opponent puts the second piece on it, Art. 8), and capped,
-        its crown was never seen: "crown the man" was asked again and again.  A board that is no such continuation (more
-        than one piece appeared) has none."""
+        its crown was never seen: "crown the man" was asked again and again.  A board that is
+        no such continuation (more than one piece appeared) has none."""
         out = np.zeros((10, 10), dtype=bool)
         board = self._confirmed
         if board is None:
