@@ -49,6 +49,12 @@ GLARE_BGR = 6.0
 #: 8-bit channel value from which a look is taken as clipped white.
 _CLIPPED = 250.0
 
+#: How far (in cells, one standard deviation of a Gaussian) a class's look seen on a cell speaks
+#: for that class's look on a cell where it was never seen (`CellReferences.from_neighbours`).
+NEIGHBOUR_CELLS = 1.5
+#: Weight of the class colour against the neighbours' looks there: half a neighbour's.
+CLASS_WEIGHT = 0.5
+
 #: Classes of a cell's content, in the order of `vision.squares.CellProbabilities`.
 EMPTY, WHITE_PIECE, BLACK_PIECE = 0, 1, 2
 
@@ -110,14 +116,16 @@ class CellReferences:
     calibration against the board's typical light (a factor, see `relight`); ``last`` (10, 10):
     the class last known on each cell (the start position's, then the last sure reading's), the
     best guess where the camera cannot tell (`prior`); ``extra_var`` (10, 10, 3, 3, None: none)
-    the variance a prediction has beyond the class's spread (a class predicted under a glare,
-    `with_glare`)."""
+    the variance a prediction has beyond the class's spread (its witnesses' disagreement,
+    `from_neighbours`; a class predicted under a glare, `with_glare`); ``dark`` (10, 10, None:
+    all) the dark cells, the only ones whose looks speak for each other's."""
 
     mean: np.ndarray
     seen: np.ndarray
     light: np.ndarray
     last: np.ndarray
     extra_var: np.ndarray | None = None
+    dark: np.ndarray | None = None
 
     def prior(self) -> np.ndarray:
         """(10, 10, 3) the guess where the look tells nothing: the class last known there more
@@ -139,6 +147,42 @@ class CellReferences:
             mean[r, c, k] = (1 - w) * mean[r, c, k] + w * samples[r, c]
             seen[r, c, k] = True
         return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last))
+
+    def from_neighbours(self, colours: np.ndarray) -> "CellReferences":
+        """The references of the classes never seen on a cell predicted from that class's looks
+        seen on the dark cells near it (each brought from its own light to this cell's), with
+        the class colour ``colours`` (3, 3, under the board's typical light) as one more, weaker
+        witness; their extra variance is how much those witnesses disagree.  A set's men are not
+        all alike to the camera: the light falls off, a glossy top clips white in the middle of
+        the board and keeps its colour at the edge, so a man moved to a cell near where men of
+        its side stood looks like those men, not like the board's median man.  Where no class
+        was seen near a cell, its prediction is the class colour as before."""
+        dark = np.ones((10, 10), dtype=bool) if self.dark is None else self.dark
+        unseen = ~self.seen & dark[..., None]
+        if not unseen.any():
+            return self
+        rr, cc = np.mgrid[0:10, 0:10]
+        d2 = (rr.reshape(-1, 1) - rr.reshape(1, -1)) ** 2 + (cc.reshape(-1, 1) - cc.reshape(1, -1)) ** 2
+        near = np.exp(-d2 / (2.0 * NEIGHBOUR_CELLS ** 2))  # (100 cells, 100 witnesses)
+        typical = relight(self.mean, 1.0 / self.light[..., None]).reshape(100, 3, 3)
+        witness = (self.seen & dark[..., None]).reshape(100, 3)
+        mean = self.mean.copy()
+        extra = np.zeros(self.mean.shape) if self.extra_var is None else self.extra_var.copy()
+        colours = np.asarray(colours, dtype=np.float64)
+        for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
+            w = near * witness[None, :, k]
+            total = w.sum(axis=1) + CLASS_WEIGHT  # (100,)
+            centre = (w @ typical[:, k] + CLASS_WEIGHT * colours[k]) / total[:, None]
+            var = (w @ typical[:, k] ** 2 + CLASS_WEIGHT * colours[k] ** 2) / total[:, None] \
+                - centre ** 2
+            at = unseen[..., k]
+            f = self.light[..., None]
+            mean[..., k, :] = np.where(at[..., None], relight(centre.reshape(10, 10, 3),
+                                                              self.light), mean[..., k, :])
+            extra[..., k, :] = np.where(at[..., None],
+                                        np.maximum(var.reshape(10, 10, 3), 0.0) * f ** 2,
+                                        extra[..., k, :])
+        return replace(self, mean=mean, extra_var=extra)
 
     def with_glare(self, colours: np.ndarray) -> "CellReferences":
         """The references of the classes not yet seen on a cell predicted with the glare the
@@ -244,7 +288,8 @@ class ColourModel:
                 colours[k] = (1 - rate) * colours[k] + rate * np.median(typical[sel], axis=0)
         t = [tuple(float(v) for v in c) for c in colours]
         return replace(self, dark_square=t[0], white_piece=t[1], black_piece=t[2],
-                       cells=self.cells.learnt(samples, labels).with_glare(colours))
+                       cells=self.cells.learnt(samples, labels).from_neighbours(colours)
+                       .with_glare(colours))
 
 
 def brighten(image: np.ndarray, target: float = 110.0) -> np.ndarray:

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Passing:
-    """Sightings of one episode: square -> the frame it was first seen so, and how many frames
-    (a very sure frame counts twice) it was seen so clearly."""
+    """Sightings of one episode: square -> the frames it was seen empty on (a very sure frame
+    twice), how many frames (a very sure frame counts twice) it was seen so clearly; and the
+    frame a square was first seen placed, and on how many frames."""
 
-    first_empty: dict[int, int] = field(default_factory=dict)
+    empty_seen: dict[int, list[int]] = field(default_factory=dict)
     empty_frames: dict[int, int] = field(default_factory=dict)
     first_placed: dict[int, int] = field(default_factory=dict)
     placed_frames: dict[int, int] = field(default_factory=dict)
@@ -30,7 +31,7 @@ class Passing:
     def seen_empty(self, square: int, frame: int, clear: bool, weight: int = 1) -> None:
         """A square of the still board read empty on ``frame``; ``clear``: seen clearly (not
         beside a hand that may hide it), then counted ``weight`` times."""
-        self.first_empty.setdefault(square, frame)
+        self.empty_seen.setdefault(square, []).extend([frame] * weight)
         if clear:
             self.empty_frames[square] = self.empty_frames.get(square, 0) + weight
 
@@ -41,9 +42,15 @@ class Passing:
 
     def lifted(self, gone: list[int], need: int) -> tuple[int, ...]:
         """The squares whose pieces are ``gone`` from the still board, and those seen clearly
-        empty on ``need`` frames (lifted and put back), in the order first seen empty."""
+        empty on ``need`` frames (lifted and put back), in the order they were seen empty: by
+        the frame that made ``need`` sightings (a very sure frame counting twice), so that one
+        frame's misreading under the hand does not put a square before one seen surely."""
         put_back = [sq for sq, n in self.empty_frames.items() if n >= need and sq not in gone]
-        return tuple(sorted(gone + put_back, key=lambda sq: (self.first_empty.get(sq, 1 << 30), sq)))
+
+        def seen(sq: int) -> int:
+            frames = self.empty_seen.get(sq)
+            return frames[min(need, len(frames)) - 1] if frames else 1 << 30
+        return tuple(sorted(gone + put_back, key=lambda sq: (seen(sq), sq)))
 
     def placed(self, need: int) -> tuple[int, ...]:
         """The squares seen clearly holding a piece on ``need`` frames, in the order first seen."""
@@ -54,5 +61,6 @@ class Passing:
         """The same sightings with the board turned half round (square n is 51 - n)."""
         def turn(d: dict[int, int]) -> dict[int, int]:
             return {51 - sq: n for sq, n in d.items()}
-        return Passing(turn(self.first_empty), turn(self.empty_frames), turn(self.first_placed),
+        return Passing({51 - sq: f for sq, f in self.empty_seen.items()}, turn(self.empty_frames),
+                       turn(self.first_placed),
                        turn(self.placed_frames))

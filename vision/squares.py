@@ -459,7 +459,8 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
         colours[k], spread[k] = _centre_spread(typical[sel])
         offset[k], offset_spread[k] = _centre_spread((view.top - view.floor)[sel])
     predicted = relight(colours[None, None], factor[..., None])
-    refs = CellReferences(predicted, np.zeros((10, 10, 3), dtype=bool), factor, layout.copy())
+    refs = CellReferences(predicted, np.zeros((10, 10, 3), dtype=bool), factor, layout.copy(),
+                          dark=~light)
     model = ColourModel(tuple(np.median(typical[light], axis=0)),  # type: ignore[arg-type]
                         tuple(colours[EMPTY]), tuple(colours[WHITE_PIECE]),  # type: ignore[arg-type]
                         tuple(colours[BLACK_PIECE]),  # type: ignore[arg-type]
@@ -472,5 +473,6 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     for r, c in odd:
         labels[r, c] = -1
     rim = learn_rim(view, (labels == EMPTY) & ~light)
-    return replace(model, cells=refs.learnt(view.top, labels, rate=1.0).with_glare(colours),
+    cells = refs.learnt(view.top, labels, rate=1.0).from_neighbours(colours).with_glare(colours)
+    return replace(model, cells=cells,
                    rim_empty=rim), odd
