@@ -29,9 +29,10 @@ def _symbol(piece) -> str:
 
 
 def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start: float,
-          stop: float, out=sys.stdout) -> list[str]:
+          stop: float, out=sys.stdout, other_world: bool = False) -> list[str]:
     """Replay the game; print the settled boards and events between ``start`` and ``stop``
-    seconds; returns the moves recorded."""
+    seconds; returns the moves recorded.  ``other_world``: the game as `bench.other_world`
+    draws it (``seed`` its scene seed), not as `bench.system_accuracy` does."""
     import numpy as np
 
     import vision.pipeline as pipeline
@@ -41,8 +42,13 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
 
     game = _cut(_games()[name], max_plies)
     injected = _inject(game, np.random.default_rng([seed, 0x1227])) if inject else None
-    source = _SceneSource(game, seed, fps, played=injected[0] if injected else None,
-                          still_before=injected[1] if injected else None)
+    if other_world:
+        from altrender.source import AltRenderedSource
+        from bench.other_world import _TAIL_S
+        source = AltRenderedSource(game, seed, fps, tail_s=_TAIL_S)
+    else:
+        source = _SceneSource(game, seed, fps, played=injected[0] if injected else None,
+                              still_before=injected[1] if injected else None)
     source.open()
     if injected:
         print(f"injected: {injected[3]} at ply {injected[2]}", file=out)
@@ -72,12 +78,14 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                     if not shown:
                         continue
                     obs = s.observation
+                    board = truth.board if other_world else truth.pieces
                     wrong = [f"{sq}:{_symbol(obs.reading(sq).content)}/"
-                             f"{_symbol(truth.pieces.get(sq))}@{obs.reading(sq).confidence:.2f}"
+                             f"{_symbol(board.get(sq))}@{obs.reading(sq).confidence:.2f}"
                              for sq in range(1, 51)
-                             if obs.reading(sq).content != truth.pieces.get(sq)]
+                             if obs.reading(sq).content != board.get(sq)]
+                    hand = truth.hand_over_board if other_world else truth.hand
                     print(f"{frame.time:7.2f} settled  truth ply {truth.ply} ({truth.phase}"
-                          f"{', hand over the board' if truth.hand else ''}); lifted "
+                          f"{', hand over the board' if hand else ''}); lifted "
                           f"{list(s.lifted)} placed {list(s.placed)}; read otherwise: "
                           f"{' '.join(wrong) or 'nothing'}", file=out)
                 settled.clear()
@@ -95,12 +103,15 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from bench import other_world
     from bench.system_accuracy import _games, game_fps
 
     ap = argparse.ArgumentParser(prog="python -m bench.trace", description=__doc__.split("\n")[0])
     ap.add_argument("name", help="a game of the bench: lidraughts-1..15, selfplay-1..62")
     ap.add_argument("seed", type=int, help="the game's seed as the bench prints it")
     ap.add_argument("--fps", type=float, default=None)
+    ap.add_argument("--other-world", action="store_true",
+                    help="the game as bench.other_world draws it (SEED: its scene seed)")
     ap.add_argument("--inject", action="store_true")
     ap.add_argument("--max-plies", type=int, default=40)
     ap.add_argument("--from", dest="start", type=float, default=0.0, metavar="SECONDS")
@@ -108,8 +119,9 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.name not in _games():
         ap.error(f"no game {args.name}: names are lidraughts-1..15, selfplay-1..62")
-    trace(args.name, args.seed, args.fps or game_fps(args.seed), args.max_plies, args.inject,
-          args.start, args.stop)
+    fps = args.fps or (other_world.game_fps(args.seed) if args.other_world else game_fps(args.seed))
+    trace(args.name, args.seed, fps, args.max_plies, args.inject, args.start, args.stop,
+          other_world=args.other_world)
 
 
 if __name__ == "__main__":

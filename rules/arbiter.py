@@ -503,10 +503,18 @@ class Arbiter:
         (else the first in notation order) and writes on the scoresheet that the order was not
         seen, with the other orders (said once, as a comment: the position is certain, only the
         record of how it came about is not).  Lines from different roots, from the board as seen
-        (`Root.AS_SEEN`), or ending in different positions are never chosen between: None."""
+        (`Root.AS_SEEN`), ending in different positions, or made of different moves (a man's
+        12-7 or 12-8 before a king took it: which move was played is not an order) are never
+        chosen between: None.  Captures are no exception: the same captures, in another order
+        among the same quiet moves, took the same pieces."""
+
+        def moves(line: Line) -> list:
+            return sorted((move.from_square, move.to_square, tuple(sorted(move.captured)))
+                          for move, _ in line.moves)
+
         if len(tied) < 2 or len({line.root for line, _, _ in tied}) != 1 \
                 or tied[0][0].root is Root.AS_SEEN or len({line.end for line, _, _ in tied}) != 1 \
-                or any(move.captured for line, _, _ in tied for move, _ in line.moves):
+                or any(moves(line) != moves(tied[0][0]) for line, _, _ in tied):
             return None
         changed = changes_between(self._physical(self.position), tied[0][0].end.pieces())
         doubt = self._doubt(obs, changed, [(trail, plies) for _, trail, plies in tied], count, when)

@@ -39,6 +39,7 @@ AT = 10
 #: lidraughts game 1 from ply 15 on: 7-12 39-34 1-7 34-30 15-20 30-25, quiet moves that the
 #: board six plies on does not tell apart from other orders.
 QUIET, QUIET_AT = GAMES[0], 15
+SELFPLAY = [r.game for r in read_file(str(DATA / "selfplay.pdn"))]
 
 
 def of(events, kind):
@@ -180,6 +181,24 @@ def test_an_intermediate_reading_tells_a_transposition_apart_art_22():
     events = arb.observe(settled(board(QUIET_AT + 6, QUIET)))
     assert texts(events) == QUIET.move_texts()[QUIET_AT:QUIET_AT + 6]
     assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
+
+
+def test_a_transposition_after_a_capture_is_caught_up_with_the_order_unseen_art_22():
+    # Engine game 27 from ply 14: 34-29 23x34 35x33 12-18 40-34 6-11, read only at its end
+    # (another renderer's quick play).  Black's two quiet moves may have come in either order
+    # around 40-34: the same moves, the same position, so it is recorded with the order said
+    # unseen.  It was named an irregular move (Art. 27) because the line holds captures,
+    # although both orders take the same pieces in the same capture.
+    game = SELFPLAY[26]
+    assert game.move_texts()[14:20] == ["34-29", "23x34", "35x33", "12-18", "40-34", "6-11"]
+    arb = recorded_up_to(game, 14)
+    comments = []
+    for _ in range(5):
+        events = arb.observe(settled(board(20, game)))
+        comments += [e.text for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
+        assert not of(events, Irregularity)
+    assert arb.game.ply == 20 and arb.position == game.positions[20]
+    assert len(comments) == 1 and "23x34" in comments[0]
 
 
 @pytest.mark.parametrize("route", ["12-7", "12-8"])
