@@ -2,7 +2,8 @@
 
 `build(config, ...)` makes the frame source, the store, the LED panel (mock pins shown in the
 terminal when the machine has no GPIO), speech and the terminal view, and returns a ready
-`device.service.Companion`; its games begin from ``--start`` (`Options.start`), else from the
+`device.service.Companion`, with the club's screen (`device.web.WebServer`, ``[web]``) serving
+its live state (`device.live.LiveState`) when enabled; its games begin from ``--start`` (`Options.start`), else from the
 rendered game's start (the `render` source), else from ``[game] start``.  `serve(companion)`
 runs it until SIGTERM/SIGINT or the end of a recording.  Hardware libraries stay inside their
 adapters; this module only chooses them.
@@ -17,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from device import commands
 from device.config import Config
 from device.button import MoveButton
-from device.errors import GPIOError
+from device.errors import GPIOError, WebError
 from device.leds import CounterPanel
+from device.live import LiveState
 from device.notify import Notifier
 from device.pdn_folder import PdnFolder
 from device.render_source import RenderedSource, load_game
@@ -30,6 +33,7 @@ from device.speech import Announcer, open_speech
 from device.stopping import stop_on_signals
 from device.store import GameStore
 from device.terminal import TerminalView
+from device.web import WebServer
 from rules.position import Position
 
 log = logging.getLogger(__name__)
@@ -122,7 +126,25 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
         if not folder.is_absolute():
             folder = database.parent / folder  # beside the store, as the calibration is
         companion.sinks.append(PdnFolder(folder, store, lambda: companion.game_id))
+    if config.web.enabled:
+        try:
+            companion.web = web_for(config, companion)
+        except WebError as e:  # the board is watched all the same, as without LEDs
+            log.warning("%s; the board is watched without it", e)
     return companion
+
+
+def web_for(config: Config, companion: Companion) -> WebServer:
+    """The club's screen for ``companion``, serving already (`WebError` when it cannot): its
+    live state is a sink and a watcher of the companion, and the page's commands are queued to
+    the companion's loop."""
+    server = WebServer(config.web, companion.store,
+                       submit=lambda request: commands.submit(companion, request)).start()
+    live = LiveState(config.speech.language)
+    live.subscribers.append(server.publish)
+    companion.sinks.append(live)
+    companion.watchers.append(live.refresh)
+    return server
 
 
 def serve(companion: Companion, max_frames: int | None = None,

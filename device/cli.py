@@ -310,6 +310,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                                               render_seed=args.seed, database=database,
                                               speech=False if args.no_speech else None,
                                               wav_dir=args.wav_dir, mock_pins=True), out)
+            if companion.web is not None:
+                out.write(f"The club's screen: {companion.web.url}\n")
+                out.flush()
             try:
                 companion.open_game()
                 serve(companion, max_frames=args.frames, stop=stop)

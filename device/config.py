@@ -20,6 +20,7 @@ Sections and keys (see `config/default.toml` for what each means):
 - ``[tags]`` any PDN tag (Event, Site, Round, White, Black, ...) as a string
 - ``[paths]`` database, pdn_folder
 - ``[logging]`` level
+- ``[web]`` enabled, bind, port, token
 
 This module reads and checks text only: it imports no hardware or imaging library (the start
 position is checked by the rules core, `rules.Position`).
@@ -209,6 +210,19 @@ class LoggingConfig:
     level: str = "INFO"
 
 
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    #: Serve the club's screen (`device.web`) from `run` and `demo`.
+    enabled: bool = True
+    #: The address to listen on: all interfaces by default (the club's screen is another machine).
+    bind: str = "0.0.0.0"
+    #: The TCP port; 0 picks a free one (tests), reported in the log and by `demo`.
+    port: int = 8080
+    #: The arbiter's PIN or token for the page's controls and the command line; empty: no
+    #: controls (spectators only read).
+    token: str = ""
+
+
 def _default_tags() -> dict[str, str]:
     return {"Event": "Club game", "Site": "", "Round": "-", "White": "?", "Black": "?"}
 
@@ -224,6 +238,7 @@ class Config:
     tags: dict[str, str] = field(default_factory=_default_tags)
     paths: PathsConfig = field(default_factory=PathsConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     #: The file it was read from, None for the defaults.
     path: str | None = None
 
@@ -445,7 +460,29 @@ def _logging(check: _Checker, t: dict[str, Any], d: LoggingConfig) -> LoggingCon
     return LoggingConfig(check.choice("logging.level", t["level"], LOG_LEVELS, str.upper) if "level" in t else d.level)
 
 
-_SECTIONS = ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths", "logging")
+def _web(check: _Checker, t: dict[str, Any], d: WebConfig) -> WebConfig:
+    t = _keys(check, "web", t, _names(WebConfig))
+    bind = d.bind
+    if "bind" in t:
+        bind = check.string("web.bind", t["bind"]).strip()
+        if not bind:
+            raise check.fail("web.bind", t["bind"], 'is empty: give an address, e.g. "0.0.0.0" (all '
+                             'interfaces) or "127.0.0.1" (this machine only)')
+    token = d.token
+    if "token" in t:
+        token = check.string("web.token", t["token"]).strip()
+        if token and len(token) < 4:
+            raise check.fail("web.token", t["token"], "is too short: use 4 characters or more, or "
+                             '"" for no controls')
+    return WebConfig(
+        enabled=check.boolean("web.enabled", t["enabled"]) if "enabled" in t else d.enabled,
+        bind=bind,
+        port=check.integer("web.port", t["port"], 0, 65535) if "port" in t else d.port,
+        token=token,
+    )
+
+
+_SECTIONS = ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths", "logging", "web")
 
 
 def config_from_dict(data: dict[str, Any], where: str = "configuration", base: Config | None = None) -> Config:
@@ -467,6 +504,7 @@ def config_from_dict(data: dict[str, Any], where: str = "configuration", base: C
         tags=_tags(check, data.get("tags", {}), base.tags),
         paths=_paths(check, data.get("paths", {}), base.paths),
         logging=_logging(check, data.get("logging", {}), base.logging),
+        web=_web(check, data.get("web", {}), base.web),
         path=where if where != "configuration" else base.path,
     )
 

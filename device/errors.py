@@ -35,3 +35,7 @@ class StoreFault(StoreError):
 
 class SpeechError(DeviceError):
     """The speech engine failed, hung or is missing."""
+
+
+class WebError(DeviceError):
+    """The club's screen cannot be served (the port is taken, the address is not this machine's)."""

@@ -170,6 +170,9 @@ class Companion:
         #: The move-complete button (`device.button.MoveButton`), when one is configured: set
         #: by whoever builds the companion, wired to `move_complete` and `take_back`.
         self.button = None
+        #: The club's screen (`device.web.WebServer`), when one is served: set by whoever
+        #: builds the companion, closed with it.
+        self.web = None
         self.sinks = [panel, *sinks] if panel is not None else list(sinks)
         self.announcer = announcer
         self.speaker = speaker
@@ -180,7 +183,15 @@ class Companion:
         self.markers = markers
         self.state_file = Path(state_dir or Path(store.path).parent) / "calibration.json"
         self.stats = Stats()
-        self.commands: queue.Queue[str] = queue.Queue()
+        #: Commands for the loop, applied between frames: ``"take_back"`` and ``"complete"``
+        #: from the button, or a callable ``command(companion, when) -> events`` (the page and
+        #: the command line, `device.commands`), which is applied before calibration too and
+        #: while no frame comes.
+        self.commands: queue.Queue = queue.Queue()
+        #: Called with the companion after each frame and after commands applied while no
+        #: frame came (`device.live.LiveState.refresh`): what the state shows beyond events
+        #: (calibrated, a new game begun).  Runs on the service's thread; must not block.
+        self.watchers: list[Callable[["Companion"], None]] = []
         self.game_id: int | None = None
         self.arbiter: Arbiter | None = None
         self.watcher = None
@@ -309,21 +320,26 @@ class Companion:
         """One frame through vision and, when the board settles, the arbiter."""
         self.stats.frames += 1
         t0 = time.perf_counter()
+        calibrating = not self._calibrated
         try:
-            if not self._calibrated:
+            if calibrating:
                 self._calibrate(frame)
-                return []
-            settled = self.watcher.feed(frame.image, frame.time)
+                settled = None
+            else:
+                settled = self.watcher.feed(frame.image, frame.time)
         finally:
             self.stats.vision_s += time.perf_counter() - t0
+        watcher = self.watcher
         events = self._commands(frame.time)
-        if settled is None and self._retry_at is not None and frame.time >= self._retry_at \
-                and not self.watcher.hand_present:
-            # the arbiter could not decide: look again at the still board (another frame)
-            settled = self.watcher.button_pressed(frame.time)
-        if settled is not None:
-            self.stats.settled += 1
-            events.extend(self._judge(settled, frame.time))
+        if not calibrating and watcher is self.watcher:  # (a command may begin a new game)
+            if settled is None and self._retry_at is not None and frame.time >= self._retry_at \
+                    and not self.watcher.hand_present:
+                # the arbiter could not decide: look again at the still board (another frame)
+                settled = self.watcher.button_pressed(frame.time)
+            if settled is not None:
+                self.stats.settled += 1
+                events.extend(self._judge(settled, frame.time))
+        self._watched()
         return events
 
     def _calibrate(self, frame: Frame) -> None:
@@ -541,13 +557,25 @@ class Companion:
             self.watcher.confirm(self.arbiter.expected_board())
 
     def _commands(self, when: float | None) -> list[Event]:
-        """Button presses, queued by the button's thread."""
+        """Button presses, queued by the button's thread, and commands from the page and the
+        command line (callables, `device.commands`)."""
         events: list[Event] = []
         while True:
             try:
                 command = self.commands.get_nowait()
             except queue.Empty:
                 return events
+            if callable(command):
+                try:
+                    out = list(command(self, when))
+                except Exception:  # a command reports its own errors; it must not stop the game
+                    log.exception("the command %r failed", command)
+                    continue
+                self._dispatch(out)
+                if hasattr(command, "done"):
+                    command.done(out)  # answered once its events are recorded
+                events.extend(out)
+                continue
             if command == "take_back" and self.arbiter is not None:
                 out = list(self.arbiter.take_back(when))
             elif command == "complete" and self.watcher is not None and self._calibrated:
@@ -587,6 +615,43 @@ class Companion:
             if self.view is not None:
                 self.view.on_event(event, said)
 
+    def _watched(self) -> None:
+        for watcher in self.watchers:
+            try:
+                watcher(self)
+            except Exception:  # a broken page must not stop the game
+                log.exception("the watcher %r failed", watcher)
+
+    def status(self) -> str:
+        """What the companion is doing, in one word for the page: ``waiting`` (for the new
+        game's start or set-up position), ``calibrating`` (finding a resumed game's board),
+        ``playing``, ``looking-again`` (a board too unclear to decide), ``irregular`` (an
+        irregularity open) or ``over`` (the game ended)."""
+        arbiter = self.arbiter
+        if arbiter is not None and arbiter.over is not None:
+            return "over"
+        if not self._calibrated:
+            return "calibrating" if self.resumed else "waiting"
+        if arbiter is not None and arbiter.pending is not None:
+            return "irregular"
+        return "looking-again" if self._retry_at is not None else "playing"
+
+    def new_game(self, start: Position | None = None) -> None:
+        """Begin a new game now (the arbiter's command), from ``start`` (default: the
+        configured start): a game in progress with moves is set aside unfinished (``*``), one
+        with none begins from ``start`` instead.  Vision then waits for that position."""
+        start = start or self.start
+        reuse = None
+        if self.game_id is not None and self.store.game(self.game_id).in_progress:
+            if self.store.moves(self.game_id):
+                self.store.finish(self.game_id, "*", "unterminated")
+            else:
+                self.store.set_start(self.game_id, start.fen())
+                reuse = self.game_id
+        self._retry_at, self._retries = None, 0
+        self._new_game(reuse, start=start)
+        self._new_watcher()
+
     def _note(self, text: str, level: int = logging.INFO) -> None:
         log.log(level, "%s", text)
         if self.view is not None:
@@ -613,6 +678,9 @@ class Companion:
                         log.info("%s ended", capture.name)
                         break
                     # no frame: the camera is lost and being reopened, or slow; still healthy
+                    if not self.commands.empty():
+                        self._commands(None)
+                    self._watched()
                 else:
                     events = self.process(frame)
                     if on_frame is not None:
@@ -639,7 +707,7 @@ class Companion:
         return self.store.export_pdn(self.game_id)
 
     def close(self) -> None:
-        for sink in [self.button, *self.sinks, self.speaker]:
+        for sink in [self.button, self.web, *self.sinks, self.speaker]:
             close = getattr(sink, "close", None)
             if close is not None:
                 try:

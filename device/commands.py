@@ -1,0 +1,227 @@
+"""The arbiter's commands (the page and the command line): PDN tags, new game, take back, declare.
+
+A command is built on the web's thread (or the command line's), checked there for what can be
+checked without the game (`CommandError`, one line for the user), and queued to the service
+(`submit`): the service's loop applies it between frames, on its own thread, as it applies the
+button's take-back (`device.service.Companion.commands`), and dispatches its events to the store
+first, then the other sinks.  Its answer comes back through a `concurrent.futures.Future` once
+the events are recorded.
+
+The same commands work on the store alone when no service runs (`on_store`): tags and declare
+change the game in progress; new game sets it aside (an unfinished game with moves is finished
+``*``), so that the next `run` begins a new one.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from device.errors import DeviceError
+from device.store import GameStore
+from rules.events import Event
+from rules.outcome import RESULT_ALIASES, Termination
+from rules.position import Position
+
+if TYPE_CHECKING:
+    from device.service import Companion
+
+#: Tags the page and the command line may set: a capital letter, then letters, digits, _.
+TAG_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]{0,31}$")
+#: Written by the game itself, never set by hand.
+GAME_TAGS = frozenset(("Result", "FEN", "SetUp", "GameType", "Termination"))
+#: Tags that describe the box's evening rather than one game: they carry to the next games.
+LASTING_TAGS = frozenset(("Event", "Site", "Round", "Board"))
+MAX_TAG_LENGTH = 200
+
+#: How a result may be declared (`rules.outcome.Termination`), with the short names accepted.
+DECLARABLE = {
+    "resignation": Termination.RESIGNATION,
+    "draw agreed": Termination.AGREEMENT, "agreement": Termination.AGREEMENT,
+    "draw": Termination.AGREEMENT,
+    "time": Termination.TIME,
+    "arbiter's decision": Termination.ARBITER, "arbiter": Termination.ARBITER,
+}
+
+
+class CommandError(DeviceError):
+    """A command that cannot be applied (bad tag, no move to take back, the game is over):
+    one line for the user."""
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def check_tags(tags: Mapping[str, Any]) -> dict[str, str]:
+    """The tags as strings, or CommandError naming the first wrong one."""
+    if not isinstance(tags, Mapping) or not tags:
+        raise CommandError("give at least one tag, e.g. White or Black")
+    out: dict[str, str] = {}
+    for name, value in tags.items():
+        if not isinstance(name, str) or not TAG_NAME.match(name):
+            raise CommandError(f"{name!r} is not a tag name: a capital letter, then letters, digits or _")
+        if name in GAME_TAGS:
+            raise CommandError(f"the {name} tag is written by the game itself")
+        if not isinstance(value, str):
+            raise CommandError(f"the {name} tag must be text")
+        if len(value) > MAX_TAG_LENGTH:
+            raise CommandError(f"the {name} tag is longer than {MAX_TAG_LENGTH} characters")
+        out[name] = value.strip()
+    return out
+
+
+def check_declare(result: Any, reason: Any) -> tuple[str, Termination]:
+    """``result`` (1-0, 0-1, 1/2-1/2 or 2-0, 0-2, 1-1) and ``reason`` (resignation, draw agreed,
+    time, arbiter's decision) checked against each other."""
+    name = RESULT_ALIASES.get(result.strip(), "*") if isinstance(result, str) else "*"
+    if name == "*":
+        raise CommandError(f"not a result: {result!r}: use 1-0, 0-1 or 1/2-1/2")
+    termination = DECLARABLE.get(reason.strip().lower()) if isinstance(reason, str) else None
+    if termination is None:
+        raise CommandError(f"not a reason: {reason!r}: use resignation, draw agreed, time or "
+                           "arbiter's decision")
+    if termination is Termination.RESIGNATION and name == "1/2-1/2":
+        raise CommandError("a resignation is a win: use 1-0 (Black resigned) or 0-1 (White resigned)")
+    if termination is Termination.AGREEMENT and name != "1/2-1/2":
+        raise CommandError("a draw agreed is 1/2-1/2")
+    return name, termination
+
+
+def check_fen(fen: Any) -> Position | None:
+    if fen is None or fen == "":
+        return None
+    if not isinstance(fen, str):
+        raise CommandError("the position must be FEN text")
+    try:
+        return Position.from_fen(fen)
+    except ValueError as e:
+        raise CommandError(f"not a position: {e}") from None
+
+
+# --------------------------------------------------------------------------- on the service
+
+Action = Callable[["Companion", "float | None"], "tuple[list[Event], Any]"]
+
+
+@dataclass(eq=False)
+class Request:
+    """One command for the service's loop (`device.service.Companion.commands`): called there
+    with the companion, it applies ``action`` and gives back its events; ``done`` (called by
+    the loop once they are dispatched) answers ``future``."""
+
+    name: str
+    action: Action
+    future: Future = field(default_factory=Future)
+    _answer: Any = None
+
+    def __call__(self, companion: "Companion", when: float | None) -> list[Event]:
+        if not self.future.set_running_or_notify_cancel():
+            return []
+        try:
+            events, self._answer = self.action(companion, when)
+        except CommandError as e:
+            self.future.set_exception(e)
+            return []
+        except Exception as e:
+            self.future.set_exception(e)
+            raise
+        return list(events)
+
+    def done(self, events: list[Event]) -> None:
+        if not self.future.done():
+            self.future.set_result(self._answer)
+
+    def __repr__(self) -> str:
+        return f"Request({self.name})"
+
+
+def _tags_action(tags: dict[str, str]) -> Action:
+    def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+        merged = {**companion.store.game(companion.game_id).tags, **tags}
+        companion.store.set_tags(companion.game_id, merged)
+        companion.arbiter.game.tags.update(tags)
+        companion.tags.update({k: v for k, v in tags.items() if k in LASTING_TAGS})
+        return [], merged
+    return apply
+
+
+def _new_game_action(start: Position | None) -> Action:
+    def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+        companion.new_game(start)
+        return [], companion.game_id
+    return apply
+
+
+def _take_back_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+    arbiter = companion.arbiter
+    if arbiter.over is not None:
+        raise CommandError("the game is over: start a new game")
+    events = list(arbiter.take_back(when))
+    if not events:
+        raise CommandError("there is no move to take back")
+    return events, arbiter.game.ply
+
+
+def _declare_action(result: str, termination: Termination) -> Action:
+    def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+        arbiter = companion.arbiter
+        if arbiter.over is not None:
+            raise CommandError(f"the game is already over: {arbiter.over}")
+        events = list(arbiter.declare(result, termination, when))
+        return events, result
+    return apply
+
+
+def tags(values: Mapping[str, Any]) -> Request:
+    """Set PDN tags of the game in progress (Event, Site, Round and Board carry to the next)."""
+    return Request("tags", _tags_action(check_tags(values)))
+
+
+def new_game(fen: Any = None) -> Request:
+    """Begin a new game, from the configured start or the FEN given."""
+    return Request("new-game", _new_game_action(check_fen(fen)))
+
+
+def take_back() -> Request:
+    """Take back the last recorded move (or cancel an open irregularity)."""
+    return Request("take-back", _take_back_action)
+
+
+def declare(result: Any, reason: Any) -> Request:
+    """End the game with a result the rules do not decide."""
+    return Request("declare", _declare_action(*check_declare(result, reason)))
+
+
+def submit(companion: "Companion", request: Request) -> Future:
+    """Queue ``request`` for the service's loop; its future answers once it is applied."""
+    companion.commands.put(request)
+    return request.future
+
+
+# --------------------------------------------------------------------------- on the store
+
+
+def on_store(store: GameStore, command: str, **kw: Any) -> str:
+    """Apply ``command`` (tags, new-game, declare) to the store's game in progress when no
+    service runs: one line saying what was done."""
+    game_id = store.game_in_progress()
+    if command == "new-game":
+        if game_id is None:
+            return "no game in progress: the next run begins a new game"
+        if store.moves(game_id):
+            store.finish(game_id, "*", "unterminated")
+            return f"game {game_id} set aside unfinished: the next run begins a new game"
+        return f"game {game_id} has no move yet: the next run begins it anew"
+    if game_id is None:
+        raise CommandError(f"no game in progress in {store.path}")
+    if command == "tags":
+        given = check_tags(kw["values"])
+        store.set_tags(game_id, {**store.game(game_id).tags, **given})
+        return f"game {game_id}: " + ", ".join(f"{k} = {v}" for k, v in given.items())
+    if command == "declare":
+        result, termination = check_declare(kw["result"], kw["reason"])
+        store.finish(game_id, result, termination.value)
+        return f"game {game_id}: {result} ({termination.value})"
+    raise CommandError(f"unknown command {command!r}")

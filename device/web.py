@@ -1,0 +1,498 @@
+"""The club's screen: a web page served by the companion (DESIGN.md "Growing beyond one board").
+
+`WebServer` runs aiohttp (3.8 and newer: Debian bookworm packages 3.8.4) on its own thread with
+its own asyncio loop, so that the service's loop (vision) never waits for a browser.  It shows
+and forwards, it never decides:
+
+- live state: `publish(snapshot)` (a `device.live.LiveState` subscriber, on the service's
+  thread) only hands the snapshot to the web's loop (``call_soon_threadsafe``); there the board
+  is drawn once (`rules.svg`, as White and as Black see it) and every page connected to
+  ``/api/events`` (server-sent events) gets the whole state, so a page that reconnects is
+  complete at once.  A slow page skips states it had no time for, never delays the others.
+- the arbiter's controls (``POST /api/tags``, ``/api/new-game``, ``/api/take-back``,
+  ``/api/declare``) need the configured token (``[web] token``): in an ``Authorization:
+  Bearer`` header, or in the cookie the page gets after the PIN was entered
+  (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
+  the controls are off: 403.  A command is built and checked here and queued to the service's
+  loop (`device.commands`), which applies it between frames; the answer is awaited here.
+- PDN: ``/pdn/game/ID.pdn``, ``/pdn/current.pdn``, ``/pdn/day/YYYY-MM-DD.pdn`` (downloads) and
+  ``/live.pdn`` (today's games, the current one as its moves come) for broadcast relays, with
+  ``ETag`` and ``Last-Modified``: a poll of an unchanged text is answered 304, and the live text
+  is only read from the store again after the game changed.
+- static files (HTML, CSS, JS) from the package's ``static`` folder, read once at start: a
+  name that is not one of those files is 404, so no other path can be reached.
+
+Every page and answer carries a content security policy allowing only this server's own
+scripts and styles: names and tags are placed as text by the page, never as markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import hmac
+import json
+import logging
+import re
+import socket
+import threading
+import time
+from concurrent.futures import Future
+from email.utils import formatdate, parsedate_to_datetime
+from importlib import resources
+from typing import Any, Callable
+
+from aiohttp import web
+
+from device import commands
+from device.commands import CommandError, Request
+from device.config import WebConfig
+from device.errors import StoreError, WebError
+from device.store import GameStore
+from rules import svg
+from rules.move import Move
+from rules.position import Position
+
+log = logging.getLogger(__name__)
+
+#: The cookie holding the arbiter's token once the PIN was entered on the page.
+COOKIE = "companion_token"
+#: A comment line this often keeps an idle event stream open through proxies.
+HEARTBEAT_S = 15.0
+#: How long a page waits for the service to apply a command (a hang guard: it takes one frame).
+COMMAND_TIMEOUT_S = 10.0
+#: A page that loses its event stream connects again after this long (milliseconds).
+RETRY_MS = 1000
+#: A wrong PIN is answered this late (a slower guess, not a lock-out).
+WRONG_PIN_DELAY_S = 0.5
+STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+                ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                               "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                               "base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+Submit = Callable[[Request], Future]
+
+
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """The package's static files by name: (content, content type)."""
+    out = {}
+    folder = resources.files("device").joinpath("static")
+    for entry in folder.iterdir():
+        suffix = "." + entry.name.rsplit(".", 1)[-1] if "." in entry.name else ""
+        if entry.is_file() and suffix in STATIC_TYPES:
+            out[entry.name] = (entry.read_bytes(), STATIC_TYPES[suffix])
+    return out
+
+
+def boards(state: dict) -> dict[str, str]:
+    """The position of a snapshot drawn as White and as Black see it (`rules.svg`)."""
+    position = Position.from_fen(state["fen"])
+    last = state.get("last_move")
+    move = None if last is None else Move(last["from"], last["to"], tuple(last["path"]),
+                                          tuple(last["captured"]))
+    return {side: svg.board(position, last_move=move, flipped=side == "black")
+            for side in ("white", "black")}
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+class WebServer:
+    """The club's screen on ``config.bind``:``config.port`` (see the module docstring).
+    ``submit`` queues a command to the service (None: no service, controls answer 503)."""
+
+    def __init__(self, config: WebConfig, store: GameStore, submit: Submit | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.submit = submit
+        self.port: int | None = None
+        self._static = static_files()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._stopped = threading.Event()
+        # on the web's loop only:
+        self._message: bytes | None = None   # the latest state, as one server-sent event
+        self._state: dict | None = None       # the latest snapshot with its boards
+        self._changed: asyncio.Event | None = None
+        self._closing = False
+        self._clients = 0
+        self._live: tuple[tuple, str, str, float] | None = None  # (key, text, etag, modified)
+        self._seen: dict[str, tuple[str, float]] = {}  # path -> (etag, first served)
+
+    # -- life ----------------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        host = self.config.bind
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"
+
+    def start(self, timeout: float = 20.0) -> "WebServer":
+        """Listen, on a thread of its own; raises `WebError` when the address cannot be used."""
+        ready = threading.Event()
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self._loop = loop
+            try:
+                loop.run_until_complete(self._listen())
+            except BaseException as e:  # the address is taken or not this machine's
+                failed.append(e)
+                ready.set()
+                loop.close()
+                return
+            ready.set()
+            try:
+                loop.run_forever()
+            finally:
+                loop.run_until_complete(self._shutdown())
+                loop.close()
+                self._stopped.set()
+
+        self._thread = threading.Thread(target=run, name="web", daemon=True)
+        self._thread.start()
+        if not ready.wait(timeout):
+            raise WebError(f"the club's screen did not start on {self.config.bind}:{self.config.port}")
+        if failed:
+            e = failed[0]
+            why = getattr(e, "strerror", None) or str(e)
+            raise WebError(f"cannot serve the club's screen on {self.config.bind}:{self.config.port}: "
+                           f"{why}: set [web] port to a free port (or bind to this machine's "
+                           "address), or [web] enabled = false")
+        log.info("the club's screen is at %s", self.url)
+        return self
+
+    async def _listen(self) -> None:
+        self._changed = asyncio.Event()
+        app = web.Application(middlewares=[self._headers])
+        app.add_routes([
+            web.get("/", self._index),
+            web.get("/static/{name}", self._static_file),
+            web.get("/api/state", self._api_state),
+            web.get("/api/events", self._events),
+            web.get("/api/whoami", self._whoami),
+            web.post("/api/login", self._login),
+            web.post("/api/logout", self._logout),
+            web.post("/api/tags", self._tags),
+            web.post("/api/new-game", self._new_game),
+            web.post("/api/take-back", self._take_back),
+            web.post("/api/declare", self._declare),
+            web.get("/board.svg", self._board),
+            web.get("/live.pdn", self._live_pdn),
+            web.get("/pdn/current.pdn", self._current_pdn),
+            web.get(r"/pdn/game/{id:\d+}.pdn", self._game_pdn),
+            web.get(r"/pdn/day/{day}.pdn", self._day_pdn),
+        ])
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.bind, self.config.port, shutdown_timeout=1.0)
+        try:
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            raise
+        self.port = int(self._runner.addresses[0][1])
+
+    async def _shutdown(self) -> None:
+        self._closing = True
+        if self._changed is not None:
+            self._changed.set()  # every event stream ends
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop serving (pages connected see their stream end and try again)."""
+        loop = self._loop
+        if loop is None or self._thread is None:
+            return
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(timeout)
+        self._loop = None
+
+    # -- live state (from the service's thread) ------------------------------------------------
+
+    def publish(self, snapshot: dict) -> None:
+        """Hand ``snapshot`` to the web's loop; never waits."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self._publish, snapshot)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    def _publish(self, snapshot: dict) -> None:
+        state = {"state": snapshot, "boards": boards(snapshot)}
+        self._state = state
+        data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        self._message = f"id: {snapshot.get('version', 0)}\ndata: {data}\n\n".encode("utf-8")
+        waiting, self._changed = self._changed, asyncio.Event()
+        if waiting is not None:
+            waiting.set()
+
+    @property
+    def clients(self) -> int:
+        """Pages connected to the live state now."""
+        return self._clients
+
+    # -- handlers ------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as e:
+            response = e
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        if isinstance(response, web.HTTPException):
+            raise response
+        return response
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return self._file("index.html")
+
+    async def _static_file(self, request: web.Request) -> web.Response:
+        return self._file(request.match_info["name"])
+
+    def _file(self, name: str) -> web.Response:
+        found = self._static.get(name)
+        if found is None:
+            raise web.HTTPNotFound(text="no such file")
+        body, kind = found
+        return web.Response(body=body, content_type=kind, charset="utf-8" if kind.startswith("text") else None,
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _api_state(self, request: web.Request) -> web.Response:
+        if self._state is None:
+            return web.json_response({"state": None, "boards": None},
+                                     headers={"Cache-Control": "no-store"})
+        return web.json_response(self._state, dumps=lambda o: json.dumps(o, ensure_ascii=False),
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-store",
+                                               "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        self._clients += 1
+        try:
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            sent: bytes | None = None
+            while not self._closing:
+                waiter = self._changed
+                message = self._message
+                if message is not None and message is not sent:
+                    await response.write(message)
+                    sent = message
+                    continue  # another may have come while this one was written
+                try:
+                    await asyncio.wait_for(waiter.wait(), HEARTBEAT_S)
+                except asyncio.TimeoutError:
+                    await response.write(b": still here\n\n")
+        except ConnectionError:  # the page went away
+            pass
+        finally:
+            self._clients -= 1
+        return response
+
+    async def _board(self, request: web.Request) -> web.Response:
+        if self._state is None:
+            raise web.HTTPServiceUnavailable(text="no game yet")
+        side = "black" if request.query.get("side") == "black" else "white"
+        return web.Response(text=self._state["boards"][side], content_type="image/svg+xml",
+                            headers={"Cache-Control": "no-store"})
+
+    # -- the arbiter ---------------------------------------------------------------------------
+
+    def authorised(self, request: web.Request) -> bool:
+        """The request carries the configured token (header or cookie), compared in constant
+        time; never with no token configured."""
+        token = self.config.token
+        if not token:
+            return False
+        given = request.headers.get("Authorization", "")
+        if given.startswith("Bearer "):
+            given = given[len("Bearer "):]
+        else:
+            given = request.cookies.get(COOKIE, "")
+        return hmac.compare_digest(_digest(given.strip()), _digest(token))
+
+    async def _whoami(self, request: web.Request) -> web.Response:
+        return web.json_response({"controls": bool(self.config.token),
+                                  "arbiter": self.authorised(request)},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _login(self, request: web.Request) -> web.Response:
+        if not self.config.token:
+            return _error(403, "the controls are off: set [web] token in the configuration")
+        body = await _json_body(request)
+        pin = body.get("token")
+        if not isinstance(pin, str) or not hmac.compare_digest(_digest(pin.strip()),
+                                                               _digest(self.config.token)):
+            await asyncio.sleep(WRONG_PIN_DELAY_S)
+            return _error(401, "wrong PIN")
+        response = web.json_response({"arbiter": True})
+        response.set_cookie(COOKIE, self.config.token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        response = web.json_response({"arbiter": False})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _control(self, request: web.Request, build: Callable[[dict], Request]) -> web.Response:
+        if not self.config.token:
+            return _error(403, "the controls are off: set [web] token in the configuration")
+        if not self.authorised(request):
+            return _error(401, "the arbiter's PIN or token is needed")
+        body = await _json_body(request)
+        try:
+            command = build(body)
+        except CommandError as e:
+            return _error(400, str(e))
+        if self.submit is None:
+            return _error(503, "no service to apply it")
+        future = self.submit(command)
+        try:
+            answer = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+        except CommandError as e:
+            return _error(409, str(e))
+        except asyncio.TimeoutError:
+            future.cancel()
+            return _error(503, "the service did not apply it in time")
+        log.info("the arbiter's command from the page: %s", command.name)
+        return web.json_response({"ok": True, "answer": answer},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _tags(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.tags(body.get("tags")))
+
+    async def _new_game(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.new_game(body.get("fen")))
+
+    async def _take_back(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.take_back())
+
+    async def _declare(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.declare(body.get("result"),
+                                                                          body.get("reason")))
+
+    # -- PDN -----------------------------------------------------------------------------------
+
+    async def _read(self, read: Callable[[], str]) -> str:
+        """The store read on a worker thread (the web's loop never waits on SQLite)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, read)
+        except StoreError as e:
+            raise web.HTTPNotFound(text=str(e)) from None
+
+    def _pdn(self, request: web.Request, text: str, name: str,
+             etag: str | None = None, modified: float | None = None) -> web.Response:
+        """``text`` as PDN with its validators; 304 when the caller has it already."""
+        if etag is None:
+            etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20] + '"'
+        if modified is None:
+            seen = self._seen.get(request.path)
+            if seen is None or seen[0] != etag:
+                seen = (etag, time.time())
+                self._seen[request.path] = seen
+            modified = seen[1]
+        headers = {"ETag": etag, "Last-Modified": formatdate(modified, usegmt=True),
+                   "Cache-Control": "no-cache"}
+        if request.query.get("download"):
+            headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        if _not_modified(request, etag, modified):
+            return web.Response(status=304, headers=headers)
+        return web.Response(text=text, content_type="application/x-draughts-pdn", charset="utf-8",
+                            headers=headers)
+
+    async def _live_pdn(self, request: web.Request) -> web.Response:
+        """Today's games; read from the store again only when the game changed."""
+        today = dt.date.today()
+        version = None if self._state is None else self._state["state"].get("version")
+        key = (today, version)
+        if self._live is None or self._live[0] != key:
+            text = await self._read(lambda: self.store.export_pdn_day(today))
+            etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20] + '"'
+            modified = self._live[3] if self._live is not None and self._live[2] == etag else time.time()
+            self._live = (key, text, etag, modified)
+        _, text, etag, modified = self._live
+        return self._pdn(request, text, f"{today.isoformat()}.pdn", etag, modified)
+
+    async def _current_pdn(self, request: web.Request) -> web.Response:
+        if self._state is None:
+            raise web.HTTPNotFound(text="no game yet")
+        game_id = self._state["state"]["game"]["id"]
+        text = await self._read(lambda: self.store.export_pdn(game_id))
+        return self._pdn(request, text, f"game-{game_id}.pdn")
+
+    async def _game_pdn(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["id"])
+        text = await self._read(lambda: self.store.export_pdn(game_id))
+        return self._pdn(request, text, f"game-{game_id}.pdn")
+
+    async def _day_pdn(self, request: web.Request) -> web.Response:
+        day = request.match_info["day"]
+        if not _DAY.match(day):
+            raise web.HTTPNotFound(text="write the day as YYYY-MM-DD")
+        try:
+            date = dt.date.fromisoformat(day)
+        except ValueError:
+            raise web.HTTPNotFound(text="no such day") from None
+        text = await self._read(lambda: self.store.export_pdn_day(date))
+        return self._pdn(request, text, f"{day}.pdn")
+
+
+def _error(status: int, text: str) -> web.Response:
+    return web.json_response({"error": text}, status=status)
+
+
+async def _json_body(request: web.Request) -> dict:
+    """The request's JSON object (commands are sent as ``application/json``: a form posted from
+    another site cannot send that without the browser asking first)."""
+    if request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(text="send the command as application/json")
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="the body must be a JSON object")
+    return body
+
+
+def _not_modified(request: web.Request, etag: str, modified: float) -> bool:
+    match = request.headers.get("If-None-Match")
+    if match is not None:
+        return any(tag.strip() in (etag, "*", "W/" + etag) for tag in match.split(","))
+    since = request.headers.get("If-Modified-Since")
+    if since:
+        try:
+            return parsedate_to_datetime(since).timestamp() >= int(modified)
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free now on ``host`` (for tests and benches that restart a server on it)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
