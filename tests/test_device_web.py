@@ -1,0 +1,199 @@
+"""The club's screen at the HTTP level (device.web, device.live, device.commands): a rendered
+game runs through the service while the API answers; the arbiter's controls need the token."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import urllib.parse
+
+import pytest
+
+from device.config import WebConfig
+from device.errors import WebError
+from device.store import GameStore
+from device.web import WebServer, free_port
+from rules.pdn import read_games
+from tests.device_helpers import wait_for
+from tests.web_helpers import TOKEN, bearer, call, real_game, served, state
+
+PLIES = 3
+
+
+def moves_shown(c) -> int:
+    s = state(c)
+    return -1 if s is None else len(s["moves"])
+
+
+def test_the_state_follows_the_game_and_a_reconnecting_page_gets_all_of_it(tmp_path):
+    game = real_game(PLIES)
+    with served(tmp_path, game) as c:
+        assert c.web.port and c.web.url == f"http://127.0.0.1:{c.web.port}/"
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        s = state(c)
+        assert [m["text"] for m in s["moves"]] == game.move_texts()
+        assert s["status"] == "playing" and s["turn"] == "black"
+        assert s["fen"] == game.position.fen()
+        assert s["last_move"]["from"] == game.moves[-1].from_square
+        # a page connecting now gets the whole state at once, as its first event
+        conn = http.client.HTTPConnection("127.0.0.1", c.web.port, timeout=30)
+        conn.request("GET", "/api/events")
+        r = conn.getresponse()
+        assert r.status == 200 and r.getheader("Content-Type").startswith("text/event-stream")
+        data = None
+        while data is None:
+            line = r.fp.readline().decode()
+            if line.startswith("data: "):
+                data = json.loads(line[len("data: "):])
+        conn.close()
+        assert [m["text"] for m in data["state"]["moves"]] == game.move_texts()
+        assert data["boards"]["white"].startswith("<svg") and 'data-side="black"' in data["boards"]["black"]
+
+
+def test_controls_need_the_token_and_change_nothing_without_it(tmp_path):
+    with served(tmp_path, real_game(PLIES)) as c:
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        url = c.web.url
+        for path, body in [("api/tags", {"tags": {"White": "Mallory"}}), ("api/take-back", {}),
+                           ("api/declare", {"result": "0-1", "reason": "resignation"}),
+                           ("api/new-game", {})]:
+            assert call(url + path, "POST", body)[0] == 401
+            assert call(url + path, "POST", body, bearer("wrong"))[0] == 401
+            assert call(url + path, "POST", body, {"Cookie": "companion_token=wrong"})[0] == 401
+        s = state(c)
+        assert len(s["moves"]) == PLIES and s["game"]["result"] == "*"
+        assert s["game"]["tags"].get("White") != "Mallory"
+        assert c.store.game(c.game_id).in_progress and len(c.store.moves(c.game_id)) == PLIES
+        # the PIN entered on the page gives a cookie that works as the token does
+        assert call(url + "api/login", "POST", {"token": "nope"})[0] == 401
+        status, _, headers = call(url + "api/login", "POST", {"token": TOKEN})
+        assert status == 200 and "HttpOnly" in headers["Set-Cookie"]
+        cookie = headers["Set-Cookie"].split(";")[0]
+        assert call(url + "api/whoami", headers={"Cookie": cookie})[1] == {"controls": True, "arbiter": True}
+        assert call(url + "api/whoami")[1] == {"controls": True, "arbiter": False}
+        status, answer, _ = call(url + "api/tags", "POST", {"tags": {"White": "Alice"}}, {"Cookie": cookie})
+        assert status == 200 and answer["answer"]["White"] == "Alice"
+        # a form posted from another site cannot send JSON: anything else is refused
+        assert call(url + "api/take-back", "POST", raw=b"x=1",
+                    headers={**bearer(), "Content-Type": "application/x-www-form-urlencoded"})[0] == 415
+
+
+def test_tags_take_back_declare_and_new_game_go_through_the_service(tmp_path):
+    game = real_game(PLIES)
+    with served(tmp_path, game) as c:
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        url, first = c.web.url, c.game_id
+        status, _, _ = call(url + "api/tags", "POST",
+                            {"tags": {"White": "<script>alert(1)</script>", "Black": "Bauke \"B\" de Vries",
+                                      "Round": "3", "Board": "2"}}, bearer())
+        assert status == 200
+        assert call(url + "api/tags", "POST", {"tags": {"Result": "1-0"}}, bearer())[0] == 400
+        assert call(url + "api/take-back", "POST", {}, bearer())[0] == 200
+        assert wait_for(lambda: moves_shown(c) == PLIES - 1)
+        assert len(c.store.moves(first)) == PLIES - 1
+        assert call(url + "api/declare", "POST", {"result": "1/2-1/2", "reason": "resignation"},
+                    bearer())[0] == 400  # a resignation is a win
+        status, answer, _ = call(url + "api/declare", "POST", {"result": "0-1", "reason": "resignation"}, bearer())
+        assert status == 200, answer
+        stored = c.store.game(first)
+        assert not stored.in_progress and stored.result == "0-1" and stored.termination == "resignation"
+        assert wait_for(lambda: state(c)["status"] == "over")
+        assert call(url + "api/declare", "POST", {"result": "1-0", "reason": "time"}, bearer())[0] == 409
+        assert call(url + "api/take-back", "POST", {}, bearer())[0] == 409
+        [read] = list(read_games(call(url + f"pdn/game/{first}.pdn")[1]))
+        assert read.game.tags["White"] == "<script>alert(1)</script>"
+        assert read.game.tags["Black"] == 'Bauke "B" de Vries' and read.game.tags["Round"] == "3"
+        assert read.game.move_texts() == game.move_texts()[:PLIES - 1]
+        assert read.game.declared_result == "0-1"
+        # the next game: the lasting tags carry over, the names do not
+        status, answer, _ = call(url + "api/new-game", "POST", {}, bearer())
+        assert status == 200 and answer["answer"] != first
+        assert wait_for(lambda: state(c)["game"]["id"] == answer["answer"])
+        s = state(c)
+        assert s["status"] == "waiting" and s["moves"] == [] and s["announcements"] == []
+        assert s["game"]["tags"]["Round"] == "3" and s["game"]["tags"].get("White") != "<script>alert(1)</script>"
+
+
+def test_a_new_game_sets_an_unfinished_one_aside_and_may_begin_from_a_fen(tmp_path):
+    with served(tmp_path, real_game(PLIES)) as c:
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        first = c.game_id
+        assert call(c.web.url + "api/new-game", "POST", {"fen": "W:W99"}, bearer())[0] == 400
+        status, answer, _ = call(c.web.url + "api/new-game", "POST", {"fen": "W:W28,K35:B12,19"}, bearer())
+        assert status == 200
+        old = c.store.game(first)
+        assert not old.in_progress and old.result == "*"
+        assert c.store.game(answer["answer"]).start_fen == "W:W28,K35:B12,19"
+        assert wait_for(lambda: state(c)["fen"] == "W:W28,K35:B12,19")
+
+
+def test_the_live_pdn_is_answered_304_until_the_game_changes(tmp_path):
+    with served(tmp_path, real_game(PLIES)) as c:
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        url = c.web.url + "live.pdn"
+        status, text, headers = call(url)
+        assert status == 200 and headers["ETag"] and headers["Last-Modified"]
+        assert [g.game.move_texts() for g in read_games(text)] == [real_game(PLIES).move_texts()]
+        assert call(url, headers={"If-None-Match": headers["ETag"]})[0] == 304
+        assert call(url, headers={"If-Modified-Since": headers["Last-Modified"]})[0] == 304
+        call(c.web.url + "api/take-back", "POST", {}, bearer())
+        assert wait_for(lambda: moves_shown(c) == PLIES - 1)
+        status, text, changed = call(url, headers={"If-None-Match": headers["ETag"]})
+        assert status == 200 and changed["ETag"] != headers["ETag"]
+        assert len(list(read_games(text))[0].game.moves) == PLIES - 1
+
+
+# -- without a game: the server alone
+
+
+@pytest.fixture
+def server(tmp_path):
+    store = GameStore(tmp_path / "games.sqlite3")
+    s = WebServer(WebConfig(bind="127.0.0.1", port=0, token=""), store).start()
+    yield s
+    s.close()
+    store.close()
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc%2fpasswd",
+    "/static/%2e%2e%2fweb.py", "/static/..%2f__init__.py", "/../device/web.py", "/static/",
+    "/static/.%2findex.html", "/etc/passwd",
+])
+def test_no_path_outside_the_static_files_is_reachable(server, path):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", path)  # sent as it stands, not tidied by a client
+    r = conn.getresponse()
+    body = r.read().decode("utf-8", "replace")
+    conn.close()
+    assert r.status == 404, (path, r.status)
+    assert "root:" not in body and "import" not in body
+
+
+def test_the_page_and_its_files_are_served_with_a_policy_against_injected_scripts(server):
+    status, text, headers = call(server.url)
+    assert status == 200 and "/static/app.js" in text
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert call(server.url + "static/app.js")[0] == 200
+    assert call(server.url + "static/style.css")[2]["Content-Type"].startswith("text/css")
+
+
+def test_with_no_token_configured_the_controls_are_off(server):
+    assert call(server.url + "api/whoami")[1] == {"controls": False, "arbiter": False}
+    assert call(server.url + "api/login", "POST", {"token": ""})[0] == 403
+    for path in ("api/tags", "api/take-back", "api/declare", "api/new-game"):
+        assert call(server.url + path, "POST", {}, bearer(""))[0] == 403
+
+
+def test_a_port_in_use_is_one_line_naming_the_key(tmp_path, server):
+    store = GameStore(tmp_path / "other.sqlite3")
+    try:
+        with pytest.raises(WebError) as e:
+            WebServer(WebConfig(bind="127.0.0.1", port=server.port), store).start()
+        assert "[web] port" in str(e.value) and "\n" not in str(e.value)
+    finally:
+        store.close()
+
+
+def test_a_free_port_is_found():
+    assert 0 < free_port() < 65536
