@@ -354,6 +354,101 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _service_url(config: "Config", url: str | None) -> str:
+    """Where the running service's page answers: ``--url``, else [web] bind and port (this
+    machine's address for "all interfaces")."""
+    if url:
+        return url.rstrip("/") + "/"
+    host = config.web.bind
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"http://[{host}]:{config.web.port}/" if ":" in host else f"http://{host}:{config.web.port}/"
+
+
+def _to_service(url: str, path: str, body: dict, token: str) -> dict | None:
+    """POST a command to the running service (its answer), or None when none listens there."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return json.loads(r.read().decode("utf-8"))["answer"]
+    except urllib.error.HTTPError as e:
+        try:
+            why = json.loads(e.read().decode("utf-8"))["error"]
+        except (ValueError, KeyError):
+            why = e.reason
+        if e.code == 401:
+            why += ": set [web] token in the configuration given with --config to the service's"
+        raise UsageError(f"the service at {url} refused: {why}") from None
+    except urllib.error.URLError as e:
+        if isinstance(e.reason, ConnectionRefusedError):
+            return None
+        raise UsageError(f"cannot reach the service at {url}: {e.reason}") from None
+    except ConnectionRefusedError:
+        return None
+
+
+def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
+    """declare, new-game, tags: to the running service (its page's API, with [web] token), or,
+    when none runs, to the store's game in progress."""
+    from device.commands import check_declare, check_fen, check_tags, on_store
+    from device.store import GameStore
+
+    config = _config(args.config, "WARNING")
+    if args.command == "declare":
+        result, termination = check_declare(args.result, args.reason)
+        path, body = "api/declare", {"result": result, "reason": termination.value}
+    elif args.command == "new-game":
+        check_fen(args.start)
+        path, body = "api/new-game", {"fen": args.start}
+    else:
+        given = {name: value for name, value in (("White", args.white), ("Black", args.black),
+                                                 ("Event", args.event), ("Round", args.round),
+                                                 ("Board", args.board)) if value is not None}
+        for item in args.tag or ():
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise UsageError(f"--tag {item!r}: write NAME=VALUE, e.g. --tag Site=Leeuwarden")
+            given[name.strip()] = value
+        path, body = "api/tags", {"tags": check_tags(given)}
+    if config.web.enabled and not args.database:
+        url = _service_url(config, args.url)
+        answer = _to_service(url, path, body, config.web.token)
+        if answer is not None:
+            if args.command == "declare":
+                out.write(f"game {answer['game']}: {answer['result']} ({answer['termination']})\n")
+            elif args.command == "new-game":
+                out.write(f"game {answer} begun by the service at {url}\n")
+            else:
+                out.write(f"game {answer['game']}: " + ", ".join(
+                    f"{k} = {v}" for k, v in body["tags"].items()) + "\n")
+            return 0
+    if args.command == "new-game" and args.start:
+        raise UsageError("no service runs: give the position to the next run (run --start FEN)")
+    database = args.database or config.paths.database
+    if not os.path.exists(database):
+        raise UsageError(f"no game store at {database}: give --database or set paths.database")
+    store = GameStore(database, exclusive=True)  # not while a service records into it
+    try:
+        kw = {"result": args.result, "reason": args.reason} if args.command == "declare" else \
+            {"values": body.get("tags")}
+        out.write(on_store(store, args.command, **kw) + "\n")
+    finally:
+        store.close()
+    return 0
+
+
+def _arbiter_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--config", help="the configuration file ([web] port and token, paths.database)")
+    s.add_argument("--url", help="the running service's page (default: from [web] bind and port)")
+    s.add_argument("--database", help="change this store directly (no service may be running on it)")
+    s.set_defaults(func=cmd_arbiter)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Frisian draughts companion: rules, arbiter, camera.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -396,6 +491,19 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--event", help="every game of this Event tag")
     which.add_argument("--list", action="store_true", help="list the stored games")
     s.set_defaults(func=cmd_export)
+    s = sub.add_parser("declare", help="end the game in progress with a result the rules do not decide")
+    s.add_argument("result", help="1-0, 0-1 or 1/2-1/2")
+    s.add_argument("--reason", required=True,
+                   help="resignation, draw agreed, time or arbiter's decision")
+    _arbiter_options(s)
+    s = sub.add_parser("new-game", help="begin a new game (an unfinished one is set aside, result *)")
+    s.add_argument("--start", metavar="FEN", help="from this set-up position (running service only)")
+    _arbiter_options(s)
+    s = sub.add_parser("tags", help="set PDN tags of the game in progress (player names, event, round, board)")
+    for flag in ("white", "black", "event", "round", "board"):
+        s.add_argument(f"--{flag}", metavar="TEXT", help=f"the {flag.capitalize()} tag")
+    s.add_argument("--tag", action="append", metavar="NAME=VALUE", help="any other tag (repeatable)")
+    _arbiter_options(s)
     s = sub.add_parser("arbitrate", help="judge a game given as settled boards, one JSON object per line")
     s.add_argument("file", help="the observation file (JSONL, see README), or - for standard input")
     s.add_argument("--json", action="store_true", help='one JSON object per event: {"line","event","text"}')

@@ -143,7 +143,7 @@ def _tags_action(tags: dict[str, str]) -> Action:
         companion.store.set_tags(companion.game_id, merged)
         companion.arbiter.game.tags.update(tags)
         companion.tags.update({k: v for k, v in tags.items() if k in LASTING_TAGS})
-        return [], merged
+        return [], {"game": companion.game_id, "tags": merged}
     return apply
 
 
@@ -170,7 +170,7 @@ def _declare_action(result: str, termination: Termination) -> Action:
         if arbiter.over is not None:
             raise CommandError(f"the game is already over: {arbiter.over}")
         events = list(arbiter.declare(result, termination, when))
-        return events, result
+        return events, {"game": companion.game_id, "result": result, "termination": termination.value}
     return apply
 
 

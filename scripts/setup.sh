@@ -8,6 +8,8 @@ extras=""
 [ "${1:-}" = "--test" ] && extras="[test]"
 # System packages the product or its tests need (Debian / Raspberry Pi OS names).
 system_packages=(python3-venv espeak-ng alsa-utils systemd)
+# The club's-screen tests drive Debian's chromium with Playwright (no browser download).
+[ -n "$extras" ] && system_packages+=(chromium)
 
 say() { echo "setup: $*" >&2; }
 

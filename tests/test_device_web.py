@@ -72,7 +72,7 @@ def test_controls_need_the_token_and_change_nothing_without_it(tmp_path):
         assert call(url + "api/whoami", headers={"Cookie": cookie})[1] == {"controls": True, "arbiter": True}
         assert call(url + "api/whoami")[1] == {"controls": True, "arbiter": False}
         status, answer, _ = call(url + "api/tags", "POST", {"tags": {"White": "Alice"}}, {"Cookie": cookie})
-        assert status == 200 and answer["answer"]["White"] == "Alice"
+        assert status == 200 and answer["answer"]["tags"]["White"] == "Alice"
         # a form posted from another site cannot send JSON: anything else is refused
         assert call(url + "api/take-back", "POST", raw=b"x=1",
                     headers={**bearer(), "Content-Type": "application/x-www-form-urlencoded"})[0] == 415

@@ -46,6 +46,7 @@ const page = {
   last: null,
   source: null,
   editing: false,
+  connection: "connecting",  // connecting, live or offline
 };
 
 function $(id) { return document.getElementById(id); }
@@ -60,6 +61,9 @@ function translate() {
     const key = el.getAttribute("data-i18n");
     if (typeof w[key] === "string") el.textContent = w[key];
   }
+  const c = $("connection");
+  c.className = page.connection === "live" ? "online" : "offline";
+  c.textContent = w[page.connection];
 }
 
 function leds(id, lit, total, blinking) {
@@ -155,17 +159,15 @@ function connect() {
   const source = new EventSource("/api/events");
   page.source = source;
   source.onopen = () => {
-    const c = $("connection");
-    c.className = "online";
-    c.textContent = words().live;
+    page.connection = "live";
+    translate();
   };
   source.onmessage = (e) => {
     try { show(JSON.parse(e.data)); } catch (err) { console.error(err); }
   };
   source.onerror = () => {
-    const c = $("connection");
-    c.className = "offline";
-    c.textContent = words().offline;
+    page.connection = "offline";
+    translate();
     // EventSource tries again by itself; one it gave up on is made anew
     if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
   };

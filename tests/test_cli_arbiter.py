@@ -1,0 +1,100 @@
+"""`frisian-companion declare`, `new-game` and `tags`: against the running service (its page's
+API, with [web] token from the configuration) or, when none runs, the store directly.  A game
+ended by resignation no longer blocks the next one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from device.store import GameStore
+from device.web import free_port
+from rules.events import MovePlayed
+from rules.piece import Color
+from tests.device_helpers import wait_for
+from tests.web_helpers import TOKEN, real_game, served, state
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def store_with_a_game(path: Path, plies: int = 2) -> int:
+    game = real_game(plies)
+    with GameStore(path) as store:
+        game_id = store.new_game({"Event": "t", "White": "?", "Black": "?"})
+        for i, (text, position) in enumerate(zip(game.move_texts(), game.positions[1:]), 1):
+            color = Color.WHITE if i % 2 else Color.BLACK
+            store.record(game_id, MovePlayed(i, None, color, (i + 1) // 2, text, position.fen()))
+    return game_id
+
+
+def config(tmp_path: Path, port: int, token: str = TOKEN) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[web]\nbind = "127.0.0.1"\nport = {port}\ntoken = "{token}"\n'
+                    f'[paths]\ndatabase = "{tmp_path / "games.sqlite3"}"\n')
+    return path
+
+
+def test_declare_on_the_store_ends_the_game_so_the_next_run_begins_a_new_one(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    game_id = store_with_a_game(database)
+    cfg = config(tmp_path, free_port())  # no service listens there
+    r = cli("declare", "0-1", "--reason", "resignation", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"game {game_id}: 0-1 (resignation)\n"
+    with GameStore(database) as store:
+        assert store.game_in_progress() is None
+        g = store.game(game_id)
+        assert (g.result, g.termination) == ("0-1", "resignation")
+    r = cli("declare", "1-0", "--reason", "time", "--database", str(database))
+    assert r.returncode == 2 and "no game in progress" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_tags_and_new_game_on_the_store(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    game_id = store_with_a_game(database)
+    r = cli("tags", "--white", "Alice", "--black", "Bauke", "--round", "4", "--tag", "Site=Dokkum",
+            "--database", str(database))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"game {game_id}: White = Alice, Black = Bauke, Round = 4, Site = Dokkum\n"
+    r = cli("new-game", "--database", str(database))
+    assert r.returncode == 0 and "set aside unfinished" in r.stdout
+    with GameStore(database) as store:
+        g = store.game(game_id)
+        assert g.tags["White"] == "Alice" and g.tags["Site"] == "Dokkum" and g.result == "*"
+        assert store.game_in_progress() is None
+
+
+def test_bad_arguments_are_one_line_exit_2(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    store_with_a_game(database)
+    for args, says in [(("declare", "1/2-1/2", "--reason", "resignation"), "a resignation is a win"),
+                       (("declare", "2-1", "--reason", "time"), "not a result"),
+                       (("declare", "1-0", "--reason", "boredom"), "not a reason"),
+                       (("tags", "--tag", "Result=1-0"), "written by the game itself"),
+                       (("tags", "--tag", "nonsense"), "NAME=VALUE")]:
+        r = cli(*args, "--database", str(database))
+        assert r.returncode == 2 and says in r.stderr and r.stderr.count("\n") == 1, (args, r.stderr)
+
+
+def test_against_the_running_service_with_the_configured_token(tmp_path):
+    port = free_port()
+    with served(tmp_path, real_game(2), port=port) as c:
+        assert wait_for(lambda: (s := state(c)) is not None and len(s["moves"]) == 2, timeout=120)
+        r = cli("tags", "--white", "Alice", "--config", str(config(tmp_path, port, "wrong-token")))
+        assert r.returncode == 2 and "refused" in r.stderr and "[web] token" in r.stderr
+        cfg = config(tmp_path, port)
+        r = cli("tags", "--white", "Alice", "--black", "Bauke", "--config", str(cfg))
+        assert r.returncode == 0, r.stderr
+        assert wait_for(lambda: state(c)["game"]["tags"]["White"] == "Alice")
+        first = c.game_id
+        r = cli("declare", "0-1", "--reason", "resignation", "--config", str(cfg))
+        assert r.returncode == 0 and r.stdout == f"game {first}: 0-1 (resignation)\n", r.stderr
+        assert c.store.game(first).result == "0-1"
+        assert wait_for(lambda: state(c)["status"] == "over")
+        r = cli("new-game", "--config", str(cfg))
+        assert r.returncode == 0 and "begun by the service" in r.stdout
+        assert wait_for(lambda: state(c)["game"]["id"] != first)

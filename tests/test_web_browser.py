@@ -1,0 +1,155 @@
+"""The club's screen in a real browser: Debian's chromium driven by Playwright (installed by
+`scripts/setup.sh --test`).  A rendered game runs through the service while the page shows it;
+the arbiter's controls work from the page and only with the PIN; the page reconnects by itself
+after the service restarts.  Screenshots go to $SCREENSHOTS (default: none kept)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from device.web import free_port
+from rules.pdn import read_games
+from tests.device_helpers import wait_for
+from tests.web_helpers import TOKEN, bearer, call, real_game, served, state
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="needs Debian's chromium (scripts/setup.sh --test)")
+expect = sync_api.expect
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    dialogs: list[str] = []
+    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    pg.dialogs = dialogs
+    yield pg
+    context.close()
+
+
+def screenshot(pg, name: str) -> None:
+    folder = os.environ.get("SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def moves_on_page(pg) -> list[str]:
+    return pg.locator("#moves .move").all_text_contents()
+
+
+def test_the_page_shows_the_moves_as_they_are_played(tmp_path, page):
+    game = real_game(8)
+    with served(tmp_path, game) as c:
+        page.goto(c.web.url)
+        seen: list[int] = []
+
+        def shown() -> bool:
+            seen.append(len(moves_on_page(page)))
+            return seen[-1] == len(game.moves)
+
+        assert wait_for(shown, timeout=180, step=0.05)
+        assert any(0 < n < len(game.moves) for n in seen), seen  # moves came one after another
+        assert moves_on_page(page) == game.move_texts()
+        expect(page.locator("#status")).to_have_text("Playing")
+        expect(page.locator("#connection")).to_have_text("live")
+        assert page.locator("#board svg .piece").count() == len(game.position.pieces())
+        assert page.locator("#board svg .last-from").count() == 1
+        assert page.locator("#leds-white .led").count() == 3 and page.locator("#leds-seven .led").count() == 7
+        page.click("#lang-nl")
+        expect(page.locator("#status")).to_have_text("Partij bezig")
+        page.click("#lang-en")
+        page.click("#flip")
+        expect(page.locator("#board svg")).to_have_attribute("data-side", "black")
+        page.click("#flip")
+        screenshot(page, "live")
+        assert not page.dialogs
+
+
+def test_the_arbiter_names_the_players_takes_back_declares_and_begins_a_new_game(tmp_path, page):
+    game = real_game(4)
+    with served(tmp_path, game) as c:
+        page.goto(c.web.url)
+        expect(page.locator("#moves .move")).to_have_count(4, timeout=WAIT_MS * 3)
+        expect(page.locator("#controls")).to_be_hidden()
+        page.fill("#pin", "wrong")
+        page.click("#login button")
+        expect(page.locator("#message")).to_have_text("Wrong PIN")
+        expect(page.locator("#controls")).to_be_hidden()
+        page.fill("#pin", TOKEN)
+        page.click("#login button")
+        expect(page.locator("#controls")).to_be_visible()
+        expect(page.locator("#login")).to_be_hidden()  # the PIN is asked no more
+        page.fill("#tag-white", "<script>alert('x')</script>")
+        page.fill("#tag-black", "<img src=x onerror=alert(1)>")
+        page.fill("#tag-round", "5")
+        page.click("#save-tags")
+        expect(page.locator("#white-name")).to_have_text("<script>alert('x')</script>")
+        expect(page.locator("#black-name")).to_have_text("<img src=x onerror=alert(1)>")
+        assert page.locator("header script, header img").count() == 0  # text, not markup
+        [read] = list(read_games(call(c.web.url + f"pdn/game/{c.game_id}.pdn")[1]))
+        assert read.game.tags["White"] == "<script>alert('x')</script>" and read.game.tags["Round"] == "5"
+        page.click("#take-back")
+        expect(page.locator("#moves .move")).to_have_count(3)
+        assert len(c.store.moves(c.game_id)) == 3
+        screenshot(page, "arbiter")
+        page.select_option("#declare-result", "0-1")
+        page.select_option("#declare-reason", "resignation")
+        page.click("#declare")
+        expect(page.locator("#status")).to_have_text("Game over")
+        expect(page.locator("#result")).to_have_text("0-1 (resignation)")
+        first = c.game_id
+        assert c.store.game(first).result == "0-1" and not c.store.game(first).in_progress
+        expect(page.locator("#announcements li").first).to_contain_text("Black wins: resignation")
+        screenshot(page, "game-over")
+        page.click("#new-game")
+        expect(page.locator("#status")).to_have_text("Waiting for the start position")
+        expect(page.locator("#moves .move")).to_have_count(0)
+        assert c.game_id != first
+        assert not page.dialogs
+
+
+def test_a_spectator_has_no_controls_and_the_api_refuses_them(tmp_path, page):
+    with served(tmp_path, real_game(2)) as c:
+        page.goto(c.web.url)
+        expect(page.locator("#moves .move")).to_have_count(2, timeout=WAIT_MS * 3)
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#login")).to_be_visible()
+        status = page.evaluate("""async () => (await fetch('/api/take-back', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: '{}'})).status""")
+        assert status == 401
+        assert len(c.store.moves(c.game_id)) == 2
+        screenshot(page, "spectator")
+
+
+def test_the_page_reconnects_after_the_service_restarts(tmp_path, page):
+    port = free_port()
+    (tmp_path / "first").mkdir()
+    (tmp_path / "second").mkdir()
+    with served(tmp_path / "first", real_game(2), port=port) as c:
+        assert wait_for(lambda: state(c) is not None, timeout=120)
+        assert call(c.web.url + "api/tags", "POST", {"tags": {"White": "Before"}}, bearer())[0] == 200
+        page.goto(c.web.url)
+        expect(page.locator("#white-name")).to_have_text("Before", timeout=WAIT_MS)
+    expect(page.locator("#connection")).to_have_text("reconnecting…", timeout=WAIT_MS)
+    with served(tmp_path / "second", real_game(2), port=port) as c:
+        assert wait_for(lambda: state(c) is not None, timeout=120)
+        assert call(c.web.url + "api/tags", "POST", {"tags": {"White": "After"}}, bearer())[0] == 200
+        expect(page.locator("#white-name")).to_have_text("After", timeout=WAIT_MS)
+        expect(page.locator("#connection")).to_have_text("live")
