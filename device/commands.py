@@ -194,6 +194,27 @@ def declare(result: Any, reason: Any) -> Request:
     return Request("declare", _declare_action(*check_declare(result, reason)))
 
 
+def _camera_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+    frame = companion.last_frame
+    if frame is None:
+        raise CommandError("no frame from the camera yet")
+    watcher = companion.watcher
+    calibration = getattr(watcher, "calibration", None)
+    warning = watcher.king_limits() if calibration is not None else None
+    return [], {"image": frame.image, "index": frame.index, "time": frame.time,
+                "location": None if calibration is None else calibration.location,
+                "orientation": None if calibration is None else calibration.orientation,
+                "board": companion.arbiter.expected_board() if calibration is not None else None,
+                "warning": warning}
+
+
+def camera_still() -> Request:
+    """What the camera view draws (`device.camera_view`): the frame read last, the calibration's
+    location and orientation (None before), the board the game expects and the king-placement
+    warning.  Only references are taken on the service's thread; the drawing is the caller's."""
+    return Request("camera", _camera_action)
+
+
 def submit(companion: "Companion", request: Request) -> Future:
     """Queue ``request`` for the service's loop; its future answers once it is applied."""
     companion.commands.put(request)

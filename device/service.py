@@ -194,6 +194,8 @@ class Companion:
         self.watchers: list[Callable[["Companion"], None]] = []
         self.game_id: int | None = None
         self.arbiter: Arbiter | None = None
+        #: The frame read last (the camera view's still, `device.commands.camera_still`).
+        self.last_frame: Frame | None = None
         self.watcher = None
         self._calibrated = False
         self._retry_at: float | None = None
@@ -319,6 +321,7 @@ class Companion:
     def process(self, frame: Frame) -> list[Event]:
         """One frame through vision and, when the board settles, the arbiter."""
         self.stats.frames += 1
+        self.last_frame = frame
         t0 = time.perf_counter()
         calibrating = not self._calibrated
         try:

@@ -19,6 +19,10 @@ and forwards, it never decides:
   ``/live.pdn`` (today's games, the current one as its moves come) for broadcast relays, with
   ``ETag`` and ``Last-Modified``: a poll of an unchanged text is answered 304, and the live text
   is only read from the store again after the game changed.
+- the camera view (``/camera.jpg``, the arbiter's only: it shows the room): the last frame with
+  the board's outline, grid and readings drawn (`device.camera_view`), made at most once every
+  `CAMERA_EVERY_S` however many ask (no video stream: the Pi's CPU belongs to vision); the
+  service only hands over references, the drawing is done on a worker thread.
 - static files (HTML, CSS, JS) from the package's ``static`` folder, read once at start: a
   name that is not one of those files is 404, so no other path can be reached.
 
@@ -64,6 +68,8 @@ HEARTBEAT_S = 15.0
 COMMAND_TIMEOUT_S = 10.0
 #: A page that loses its event stream connects again after this long (milliseconds).
 RETRY_MS = 1000
+#: The camera view's still is made at most this often; asked sooner, the last one is sent.
+CAMERA_EVERY_S = 1.0
 #: A wrong PIN is answered this late (a slower guess, not a lock-out).
 WRONG_PIN_DELAY_S = 0.5
 STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
@@ -128,6 +134,9 @@ class WebServer:
         self._clients = 0
         self._live: tuple[tuple, str, str, float] | None = None  # (key, text, etag, modified)
         self._seen: dict[str, tuple[str, float]] = {}  # path -> (etag, first served)
+        self.camera_every_s = CAMERA_EVERY_S
+        self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
+        self._camera_lock: asyncio.Lock | None = None
 
     # -- life ----------------------------------------------------------------------------------
 
@@ -179,6 +188,7 @@ class WebServer:
 
     async def _listen(self) -> None:
         self._changed = asyncio.Event()
+        self._camera_lock = asyncio.Lock()
         app = web.Application(middlewares=[self._headers])
         app.add_routes([
             web.get("/", self._index),
@@ -193,6 +203,7 @@ class WebServer:
             web.post("/api/take-back", self._take_back),
             web.post("/api/declare", self._declare),
             web.get("/board.svg", self._board),
+            web.get("/camera.jpg", self._camera_still),
             web.get("/live.pdn", self._live_pdn),
             web.get("/pdn/current.pdn", self._current_pdn),
             web.get(r"/pdn/game/{id:\d+}.pdn", self._game_pdn),
@@ -393,6 +404,36 @@ class WebServer:
     async def _declare(self, request: web.Request) -> web.Response:
         return await self._control(request, lambda body: commands.declare(body.get("result"),
                                                                           body.get("reason")))
+
+    async def _camera_still(self, request: web.Request) -> web.Response:
+        if not self.config.token:
+            return _error(403, "the controls are off: set [web] token in the configuration")
+        if not self.authorised(request):
+            return _error(401, "the arbiter's PIN or token is needed")
+        if self.submit is None:
+            return _error(503, "no service to ask")
+        async with self._camera_lock:
+            now = time.monotonic()
+            if self._camera is None or now - self._camera[0] >= self.camera_every_s:
+                future = self.submit(commands.camera_still())
+                try:
+                    got = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+                except CommandError as e:
+                    return _error(404, str(e))
+                except asyncio.TimeoutError:
+                    future.cancel()
+                    return _error(503, "the service did not answer in time")
+                from device import camera_view
+
+                def make() -> bytes:
+                    return camera_view.jpeg(camera_view.draw(
+                        got["image"], got["location"], got["orientation"], got["board"], got["warning"]))
+
+                data = await asyncio.get_running_loop().run_in_executor(None, make)
+                self._camera = (time.monotonic(), data, int(got["index"]))
+        _, data, index = self._camera
+        return web.Response(body=data, content_type="image/jpeg",
+                            headers={"Cache-Control": "no-store", "X-Frame-Index": str(index)})
 
     # -- PDN -----------------------------------------------------------------------------------
 

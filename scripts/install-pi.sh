@@ -4,7 +4,8 @@
 #
 # What it does (each step is skipped when already done, so it can be run again to update):
 #  1. apt packages: the camera stack, OpenCV and numpy from Raspberry Pi OS (never pip's: pip's
-#     OpenCV needs numpy 2, which breaks the apt camera stack), espeak-ng, aplay, lgpio;
+#     OpenCV needs numpy 2, which breaks the apt camera stack), aiohttp (the club's screen),
+#     espeak-ng, aplay, lgpio;
 #  2. the system user frisian, in the groups video, gpio and audio;
 #  3. a venv in /opt/frisian-companion/venv with --system-site-packages (so picamera2, cv2 and
 #     numpy come from apt), and this checkout installed into it with --no-deps plus the pure-Python
@@ -21,7 +22,7 @@ etc=/etc/frisian-companion
 state=/var/lib/frisian-companion
 unit=frisian-companion.service
 user=frisian
-apt_packages=(python3-picamera2 python3-opencv python3-numpy python3-venv python3-lgpio espeak-ng alsa-utils)
+apt_packages=(python3-picamera2 python3-opencv python3-numpy python3-aiohttp python3-venv python3-lgpio espeak-ng alsa-utils)
 pip_packages=("gpiozero>=2" "pyttsx3>=2.90")
 
 say() { echo "install-pi: $*" >&2; }
@@ -87,7 +88,7 @@ say "installing frisian-companion from $repo into $venv (no pip OpenCV or numpy)
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pip_packages[@]}"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$repo"
 "$venv/bin/python" - <<'PY' || die "the installed program does not import: see the lines above"
-import cv2, numpy, gpiozero, pyttsx3, device.cli
+import cv2, numpy, aiohttp, gpiozero, pyttsx3, device.cli
 print(f"install-pi: OpenCV {cv2.__version__}, numpy {numpy.__version__}", flush=True)
 try:
     import picamera2  # noqa: F401

@@ -197,3 +197,41 @@ def test_a_port_in_use_is_one_line_naming_the_key(tmp_path, server):
 
 def test_a_free_port_is_found():
     assert 0 < free_port() < 65536
+
+
+def fetch(url: str, headers: dict) -> tuple[int, bytes, dict]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+            return r.status, r.read(), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, e.read(), dict(e.headers)
+
+
+def test_the_camera_view_is_the_arbiters_and_draws_the_board_where_vision_found_it(tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision.locate import GRID_CORNERS
+
+    with served(tmp_path, real_game(1)) as c:
+        assert wait_for(lambda: moves_shown(c) == 1, timeout=120)
+        url = c.web.url + "camera.jpg"
+        assert fetch(url, {})[0] == 401
+        c.web.camera_every_s = 3600.0  # made once, then the same still however often asked
+        status, data, headers = fetch(url, bearer())
+        assert status == 200 and headers["Content-Type"] == "image/jpeg"
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        frame = c.last_frame.image
+        scale = image.shape[1] / frame.shape[1]
+        assert image.shape[1] == min(960, frame.shape[1])
+        corners = c.watcher.calibration.location.to_image(GRID_CORNERS) * scale
+        for x, y in corners:  # the outline (green) passes through the playing area's corners
+            patch = image[int(y) - 3:int(y) + 4, int(x) - 3:int(x) + 4].astype(int)
+            green = patch[..., 1] - np.maximum(patch[..., 0], patch[..., 2])
+            assert green.max() > 80, (x, y)
+        assert fetch(url, bearer())[2]["X-Frame-Index"] == headers["X-Frame-Index"]
+        c.web.camera_every_s = 0.0
+        assert wait_for(lambda: int(fetch(url, bearer())[2]["X-Frame-Index"]) > int(headers["X-Frame-Index"]))

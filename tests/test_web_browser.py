@@ -105,6 +105,11 @@ def test_the_arbiter_names_the_players_takes_back_declares_and_begins_a_new_game
         assert page.locator("header script, header img").count() == 0  # text, not markup
         [read] = list(read_games(call(c.web.url + f"pdn/game/{c.game_id}.pdn")[1]))
         assert read.game.tags["White"] == "<script>alert('x')</script>" and read.game.tags["Round"] == "5"
+        page.click("#camera summary")  # the camera view, for placing the camera
+        page.wait_for_function("() => document.getElementById('camera-still').naturalWidth > 0")
+        page.locator("#camera-still").scroll_into_view_if_needed()
+        screenshot(page, "camera")
+        page.click("#camera summary")
         page.click("#take-back")
         expect(page.locator("#moves .move")).to_have_count(3)
         assert len(c.store.moves(c.game_id)) == 3

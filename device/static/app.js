@@ -13,7 +13,8 @@ const WORDS = {
     event: "Event", round: "Round", board_no: "Board", save: "Save",
     take_back: "Take back the last move", resignation: "resignation", agreement: "draw agreed",
     time: "time", arbiter_decision: "arbiter's decision", declare: "Declare the result",
-    new_game: "New game", logout: "Lock", left: "moves left", wrong_pin: "Wrong PIN",
+    new_game: "New game", logout: "Lock", camera: "Camera view (for placing the camera)",
+    refresh: "Refresh", every_second: "every second", left: "moves left", wrong_pin: "Wrong PIN",
     done: "Done", round_prefix: "round", board_prefix: "board",
     status: {
       waiting: "Waiting for the start position", calibrating: "Finding the board",
@@ -30,7 +31,8 @@ const WORDS = {
     event: "Evenement", round: "Ronde", board_no: "Bord", save: "Opslaan",
     take_back: "Laatste zet terugnemen", resignation: "opgave", agreement: "remise overeengekomen",
     time: "tijd", arbiter_decision: "beslissing van de arbiter", declare: "Uitslag vastleggen",
-    new_game: "Nieuwe partij", logout: "Sluiten", left: "zetten over", wrong_pin: "Verkeerde PIN",
+    new_game: "Nieuwe partij", logout: "Sluiten", camera: "Camerabeeld (om de camera te plaatsen)",
+    refresh: "Vernieuwen", every_second: "elke seconde", left: "zetten over", wrong_pin: "Verkeerde PIN",
     done: "Gedaan", round_prefix: "ronde", board_prefix: "bord",
     status: {
       waiting: "Wacht op de beginstelling", calibrating: "Bord zoeken",
@@ -243,6 +245,10 @@ function wire() {
     e.preventDefault();
     command("/api/declare", { result: $("declare-result").value, reason: $("declare-reason").value });
   });
+  const still = () => { $("camera-still").src = "/camera.jpg?t=" + Date.now(); };
+  $("camera-refresh").addEventListener("click", still);
+  $("camera").addEventListener("toggle", () => { if ($("camera").open) still(); });
+  setInterval(() => { if ($("camera").open && $("camera-auto").checked && !$("controls").hidden) still(); }, 1000);
   $("new-game-form").addEventListener("submit", (e) => {
     e.preventDefault();
     command("/api/new-game", { fen: $("new-fen").value.trim() });
