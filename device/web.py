@@ -179,7 +179,9 @@ class WebServer:
             raise WebError(f"the club's screen did not start on {self.config.bind}:{self.config.port}")
         if failed:
             e = failed[0]
-            why = getattr(e, "strerror", None) or str(e)
+            if not isinstance(e, OSError):
+                raise e
+            why = e.strerror or str(e)
             raise WebError(f"cannot serve the club's screen on {self.config.bind}:{self.config.port}: "
                            f"{why}: set [web] port to a free port (or bind to this machine's "
                            "address), or [web] enabled = false")
@@ -211,7 +213,7 @@ class WebServer:
         ])
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.bind, self.config.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.config.bind, self.config.port)
         try:
             await site.start()
         except BaseException:
