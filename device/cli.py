@@ -403,7 +403,7 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
         result, termination = check_declare(args.result, args.reason)
         path, body = "api/declare", {"result": result, "reason": termination.value}
     elif args.command == "new-game":
-        check_fen(args.start)
+        check_fen(args.start, "--start")
         path, body = "api/new-game", {"fen": args.start}
     else:
         given = {name: value for name, value in (("White", args.white), ("Black", args.black),

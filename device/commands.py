@@ -89,15 +89,19 @@ def check_declare(result: Any, reason: Any) -> tuple[str, Termination]:
     return name, termination
 
 
-def check_fen(fen: Any) -> Position | None:
+def check_fen(fen: Any, key: str = "FEN") -> Position | None:
+    """A new game's set-up position (None: the configured start), checked as ``[game] start``
+    is (`device.config.start_position`: pieces of both sides, a move to make)."""
+    from device.config import start_position
+
     if fen is None or fen == "":
         return None
     if not isinstance(fen, str):
         raise CommandError("the position must be FEN text")
     try:
-        return Position.from_fen(fen)
+        return start_position(fen, key)
     except ValueError as e:
-        raise CommandError(f"not a position: {e}") from None
+        raise CommandError(str(e)) from None
 
 
 # --------------------------------------------------------------------------- on the service
