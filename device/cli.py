@@ -311,7 +311,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                                               speech=False if args.no_speech else None,
                                               wav_dir=args.wav_dir, mock_pins=True), out)
             if companion.web is not None:
-                out.write(f"The club's screen: {companion.web.url}\n")
+                others = companion.web.address_for_others
+                out.write(f"The club's screen: {companion.web.url}"
+                          + (f" (from other machines: {others})" if others else "") + "\n")
                 out.flush()
             try:
                 companion.open_game()

@@ -15,7 +15,8 @@ and forwards, it never decides:
   (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
   the controls are off: 403.  A command is built and checked here and queued to the service's
   loop (`device.commands`), which applies it between frames; the answer is awaited here.
-- PDN: ``/pdn/game/ID.pdn``, ``/pdn/current.pdn``, ``/pdn/day/YYYY-MM-DD.pdn`` (downloads) and
+- PDN: ``/pdn/game/ID.pdn``, ``/pdn/current.pdn``, ``/pdn/day/YYYY-MM-DD.pdn``,
+  ``/pdn/event/NAME.pdn`` (downloads) and
   ``/live.pdn`` (today's games, the current one as its moves come) for broadcast relays, with
   ``ETag`` and ``Last-Modified``: a poll of an unchanged text is answered 304, and the live text
   is only read from the store again after the game changed.
@@ -149,6 +150,14 @@ class WebServer:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"
 
+    @property
+    def address_for_others(self) -> str | None:
+        """The page's address from other machines by this machine's name, when it listens on
+        every interface (None otherwise)."""
+        if self.config.bind not in ("0.0.0.0", "::", ""):
+            return None
+        return f"http://{socket.gethostname()}:{self.port}/"
+
     def start(self, timeout: float = 20.0) -> "WebServer":
         """Listen, on a thread of its own; raises `WebError` when the address cannot be used."""
         ready = threading.Event()
@@ -210,6 +219,7 @@ class WebServer:
             web.get("/pdn/current.pdn", self._current_pdn),
             web.get(r"/pdn/game/{id:\d+}.pdn", self._game_pdn),
             web.get(r"/pdn/day/{day}.pdn", self._day_pdn),
+            web.get(r"/pdn/event/{event:.+}.pdn", self._event_pdn),
         ])
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -501,6 +511,14 @@ class WebServer:
             raise web.HTTPNotFound(text="no such day") from None
         text = await self._read(lambda: self.store.export_pdn_day(date))
         return self._pdn(request, text, f"{day}.pdn")
+
+
+    async def _event_pdn(self, request: web.Request) -> web.Response:
+        event = request.match_info["event"]
+        text = await self._read(lambda: self.store.export_pdn_event(event))
+        if not text:
+            raise web.HTTPNotFound(text="no game of that event")
+        return self._pdn(request, text, "event.pdn")
 
 
 def _error(status: int, text: str) -> web.Response:

@@ -100,7 +100,12 @@ def test_tags_take_back_declare_and_new_game_go_through_the_service(tmp_path):
         assert wait_for(lambda: state(c)["status"] == "over")
         assert call(url + "api/declare", "POST", {"result": "1-0", "reason": "time"}, bearer())[0] == 409
         assert call(url + "api/take-back", "POST", {}, bearer())[0] == 409
+        event = "Winter 24/25 & more"  # tags may still be put right once the game is over
+        assert call(url + "api/tags", "POST", {"tags": {"Event": event}}, bearer())[0] == 200
         [read] = list(read_games(call(url + f"pdn/game/{first}.pdn")[1]))
+        by_event = call(url + f"pdn/event/{urllib.parse.quote(event, safe='')}.pdn")[1]
+        assert [g.game.move_texts() for g in read_games(by_event)] == [read.game.move_texts()]
+        assert call(url + "pdn/event/nothing.pdn")[0] == 404
         assert read.game.tags["White"] == "<script>alert(1)</script>"
         assert read.game.tags["Black"] == 'Bauke "B" de Vries' and read.game.tags["Round"] == "3"
         assert read.game.move_texts() == game.move_texts()[:PLIES - 1]

@@ -8,7 +8,7 @@ const WORDS = {
     flip: "Turn the board", connecting: "connecting…", live: "live", offline: "reconnecting…",
     counters: "King moves (Art. 17) and seven-move rule (Art. 18)", white: "White", black: "Black",
     seven: "Seven-move", moves: "Moves", announcements: "Announcements",
-    pdn_game: "PDN of this game", pdn_day: "PDN of today", arbiter: "Arbiter", pin: "PIN",
+    pdn_game: "PDN of this game", pdn_day: "PDN of today", pdn_event: "PDN of the event", arbiter: "Arbiter", pin: "PIN",
     unlock: "Unlock", controls_off: "The controls are off (no token configured).",
     event: "Event", round: "Round", board_no: "Board", save: "Save",
     take_back: "Take back the last move", resignation: "resignation", agreement: "draw agreed",
@@ -26,7 +26,7 @@ const WORDS = {
     flip: "Bord omdraaien", connecting: "verbinden…", live: "live", offline: "opnieuw verbinden…",
     counters: "Damzetten (art. 17) en zevenzettenregel (art. 18)", white: "Wit", black: "Zwart",
     seven: "Zevenzetten", moves: "Zetten", announcements: "Meldingen",
-    pdn_game: "PDN van deze partij", pdn_day: "PDN van vandaag", arbiter: "Arbiter", pin: "PIN",
+    pdn_game: "PDN van deze partij", pdn_day: "PDN van vandaag", pdn_event: "PDN van het evenement", arbiter: "Arbiter", pin: "PIN",
     unlock: "Openen", controls_off: "De bediening staat uit (geen token ingesteld).",
     event: "Evenement", round: "Ronde", board_no: "Bord", save: "Opslaan",
     take_back: "Laatste zet terugnemen", resignation: "opgave", agreement: "remise overeengekomen",
@@ -47,7 +47,6 @@ const page = {
   side: localStorage.getItem("side") || "white",
   last: null,
   source: null,
-  editing: false,
   connection: "connecting",  // connecting, live or offline
 };
 
@@ -148,11 +147,12 @@ function show(message) {
   showMoves(s.moves);
   showAnnouncements(s.announcements);
   $("pdn-current").href = "/pdn/game/" + s.game.id + ".pdn?download=1";
-  if (!page.editing) {
-    for (const [id, name] of [["tag-white", "White"], ["tag-black", "Black"], ["tag-event", "Event"],
-                              ["tag-round", "Round"], ["tag-board", "Board"]]) {
-      if (document.activeElement !== $(id)) $(id).value = tags[name] || "";
-    }
+  $("pdn-event").href = "/pdn/event/" + encodeURIComponent(tags.Event || "") + ".pdn?download=1";
+  // a field the arbiter is typing in, or has changed and not saved, keeps what was typed
+  for (const [id, name] of [["tag-white", "White"], ["tag-black", "Black"], ["tag-event", "Event"],
+                            ["tag-round", "Round"], ["tag-board", "Board"]]) {
+    const input = $(id);
+    if (document.activeElement !== input && !input.dataset.dirty) input.value = tags[name] || "";
   }
 }
 
@@ -232,13 +232,15 @@ function wire() {
     whoami();
   });
   const tagsForm = $("tags-form");
-  tagsForm.addEventListener("focusin", () => { page.editing = true; });
+  tagsForm.addEventListener("input", (e) => { e.target.dataset.dirty = "1"; });
   tagsForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const tags = {};
-    for (const input of tagsForm.querySelectorAll("input")) tags[input.name] = input.value;
-    await command("/api/tags", { tags });
-    page.editing = false;
+    const inputs = tagsForm.querySelectorAll("input");
+    for (const input of inputs) tags[input.name] = input.value;
+    if (await command("/api/tags", { tags })) {
+      for (const input of inputs) delete input.dataset.dirty;
+    }
   });
   $("take-back").addEventListener("click", () => command("/api/take-back"));
   $("declare-form").addEventListener("submit", (e) => {
