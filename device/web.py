@@ -194,7 +194,9 @@ class WebServer:
             raise WebError(f"cannot serve the club's screen on {self.config.bind}:{self.config.port}: "
                            f"{why}: set [web] port to a free port (or bind to this machine's "
                            "address), or [web] enabled = false")
-        log.info("the club's screen is at %s", self.url)
+        others = self.address_for_others
+        log.info("the club's screen is at %s%s", self.url,
+                 f" (from other machines: {others})" if others else "")
         return self
 
     async def _listen(self) -> None:

@@ -37,7 +37,7 @@ def test_documented_default_file_equals_builtin_defaults():
     from_file = load_config(DEFAULT)
     defaults = load_config(None)
     for section in ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths",
-                    "logging"):
+                    "logging", "web"):
         assert getattr(from_file, section) == getattr(defaults, section), section
     assert from_file.path == str(DEFAULT)
 
@@ -160,6 +160,12 @@ def test_button_zero_means_no_button(tmp_path):
     ("[logging]\nlevel = \"LOUD\"\n", "logging.level = \"LOUD\" is not one of DEBUG, INFO, WARNING, ERROR"),
     ("[speach]\nenabled = true\n", "unknown section or key speach: did you mean [speech]?"),
     ("camera = 3\n", "camera = 3 is not a table"),
+    ("[web]\nport = 70000\n", "web.port = 70000 is out of range: use a whole number from 0 to 65535"),
+    ("[web]\nport = \"8080\"\n", "web.port = \"8080\" is not a whole number"),
+    ("[web]\ntoken = \"123\"\n", "web.token = \"123\" is too short: use 4 characters or more"),
+    ("[web]\nbind = \"\"\n", "web.bind = \"\" is empty: give an address"),
+    ("[web]\nenabled = 1\n", "web.enabled = 1 is not true or false"),
+    ("[web]\npin = \"1234\"\n", "unknown key web.pin"),
 ])
 def test_mistakes_give_one_line_naming_key_and_fix(tmp_path, text, expected):
     assert expected in error_of(tmp_path, text)
@@ -197,3 +203,10 @@ def test_config_module_imports_no_hardware_or_imaging_library():
     code = "import sys, device.config; bad = [m for m in ('cv2', 'numpy', 'gpiozero', 'pyttsx3') if m in sys.modules]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_web_section_defaults_to_every_interface_port_8080_and_no_controls(tmp_path):
+    web = load_config(None).web
+    assert (web.enabled, web.bind, web.port, web.token) == (True, "0.0.0.0", 8080, "")
+    web = load_config(write(tmp_path, '[web]\nbind = "127.0.0.1"\nport = 0\ntoken = " 4321 "\n')).web
+    assert (web.bind, web.port, web.token) == ("127.0.0.1", 0, "4321")
