@@ -79,6 +79,10 @@ def test_the_page_shows_the_moves_as_they_are_played(tmp_path, page):
         expect(page.locator("#board svg")).to_have_attribute("data-side", "black")
         page.click("#flip")
         screenshot(page, "live")
+        page.goto(c.web.url + "?screen")  # the club room's television: the game alone
+        expect(page.locator("#moves .move")).to_have_count(len(game.moves))
+        expect(page.locator("#arbiter")).to_be_hidden()
+        screenshot(page, "screen")
         assert not page.dialogs
 
 

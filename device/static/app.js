@@ -258,6 +258,8 @@ function wire() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  // /?screen: the club's television, the game only (no arbiter's section)
+  if (new URLSearchParams(location.search).has("screen")) document.body.classList.add("screen");
   translate();
   wire();
   whoami();
