@@ -46,7 +46,7 @@ import time
 from concurrent.futures import Future
 from email.utils import formatdate, parsedate_to_datetime
 from importlib import resources
-from typing import Any, Callable
+from typing import Callable
 
 from aiohttp import web
 
