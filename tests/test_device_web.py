@@ -240,3 +240,23 @@ def test_the_camera_view_is_the_arbiters_and_draws_the_board_where_vision_found_
         assert fetch(url, bearer())[2]["X-Frame-Index"] == headers["X-Frame-Index"]
         c.web.camera_every_s = 0.0
         assert wait_for(lambda: int(fetch(url, bearer())[2]["X-Frame-Index"]) > int(headers["X-Frame-Index"]))
+
+
+def test_a_page_that_goes_away_leaves_no_stream_behind(server):
+    from rules.position import Position
+
+    server.publish({"version": 1, "fen": Position.start().fen(), "last_move": None})
+    conns = []
+    for _ in range(3):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conn.request("GET", "/api/events")
+        r = conn.getresponse()
+        while not r.fp.readline().startswith(b"data: "):
+            pass
+        conns.append((conn, r))
+    assert wait_for(lambda: server.clients == 3)
+    for conn, r in conns:
+        r.close()
+        conn.close()
+    server.publish({"version": 2, "fen": Position.start().fen(), "last_move": None})
+    assert wait_for(lambda: server.clients == 0, timeout=30)
