@@ -402,6 +402,8 @@ class WebServer:
         except asyncio.TimeoutError:
             future.cancel()
             return _error(503, "the service did not apply it in time")
+        except Exception:  # the service logged it; the game goes on
+            return _error(500, f"the {command.name} command failed: see the service's log")
         log.info("the arbiter's command from the page: %s", command.name)
         return web.json_response({"ok": True, "answer": answer},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))

@@ -260,3 +260,19 @@ def test_a_page_that_goes_away_leaves_no_stream_behind(server):
         conn.close()
     server.publish({"version": 2, "fen": Position.start().fen(), "last_move": None})
     assert wait_for(lambda: server.clients == 0, timeout=30)
+
+
+def test_a_command_failing_in_the_service_is_a_500_and_the_game_goes_on(tmp_path, monkeypatch):
+    from device.errors import StoreFault
+
+    with served(tmp_path, real_game(2)) as c:
+        assert wait_for(lambda: moves_shown(c) == 2, timeout=120)
+
+        def broken(*args):
+            raise StoreFault("the disk failed")
+
+        monkeypatch.setattr(c.store, "set_tags", broken)
+        status, answer, _ = call(c.web.url + "api/tags", "POST", {"tags": {"White": "A"}}, bearer())
+        assert status == 500 and "tags command failed" in answer["error"]
+        assert call(c.web.url + "api/take-back", "POST", {}, bearer())[0] == 200  # still served
+        assert wait_for(lambda: moves_shown(c) == 1)
