@@ -12,7 +12,10 @@ web part, one with it (`device.app.web_for`, port 0) and ``--clients`` spectator
 service's).  Measured:
 
 - ``rss_added_mb``: the peak resident memory (VmHWM) of the run with the web part and its
-  spectators, less that of the run without;
+  spectators, less that of the run without (two processes' peaks: vision's own peak varies by
+  some megabytes from run to run); ``rss_web_started_mb``: in the run with it, the resident
+  memory the web part added from just before it was started (vision already loaded) to all
+  spectators connected (aiohttp's import included);
 - ``cpu_percent_of_one_core``: the CPU time of the web's thread (its asyncio loop: drawing the
   board, writing to every page) plus what the service's thread spends for it (the live state:
   `device.live.LiveState.on_event` and ``refresh``, building snapshots and handing them over),
@@ -140,6 +143,8 @@ def _run(with_web: bool, clients: int, plies: int, seed: int) -> dict:
     out: dict = {}
     spectators = None
     live_cpu = [0.0]
+    c.open_game()  # vision imported and its watcher made: what follows is the web part's
+    rss_before = _status_kb("VmRSS")
     if with_web:
         from device.app import web_for
 
@@ -165,6 +170,7 @@ def _run(with_web: bool, clients: int, plies: int, seed: int) -> dict:
         assert spectators.stdout.readline().strip() == "connected"
         print(f"bench.web: {clients} spectators connected to {c.web.url}", file=sys.stderr)
         web_cpu0 = _thread_cpu_s(web_thread.native_id)
+        out["rss_web_started_mb"] = round((_status_kb("VmRSS") - rss_before) / 1024, 1)
     t0 = time.monotonic()
     c.run(threading.Event())
     wall = time.monotonic() - t0
@@ -216,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({
         "bench": "web", "clients": args.clients, "plies": web["plies"],
         "rss_added_mb": round(web["vm_hwm_mb"] - runs["baseline"]["vm_hwm_mb"], 1),
+        "rss_web_started_mb": web["rss_web_started_mb"],
         "cpu_percent_of_one_core": web["cpu_percent_of_one_core"],
         "latency_ms": web["latency_ms"],
         "runs": runs, "machine": platform.machine(), "python": platform.python_version(),
