@@ -3,8 +3,9 @@
 `build(config, ...)` makes the frame source, the store, the LED panel (mock pins shown in the
 terminal when the machine has no GPIO), speech and the terminal view, and returns a ready
 `device.service.Companion`, with the club's screen (`device.web.WebServer`, ``[web]``) serving
-its live state (`device.live.LiveState`) when enabled; its games begin from ``--start`` (`Options.start`), else from the
-rendered game's start (the `render` source), else from ``[game] start``.  `serve(companion)`
+its live state (`device.live.LiveState`) when enabled; its games begin from ``--start``
+(`Options.start`), else from the rendered game's start (the `render` source), else from
+``[game] start``.  `serve(companion)`
 runs it until SIGTERM/SIGINT or the end of a recording.  Hardware libraries stay inside their
 adapters; this module only chooses them.
 """
