@@ -1,4 +1,5 @@
-"""The arbiter's commands (the page and the command line): PDN tags, new game, take back, declare.
+"""The arbiter's commands (the page and the command line): PDN tags, new game, take back, declare,
+adjourn and resume.
 
 A command is built on the web's thread (or the command line's), checked there for what can be
 checked without the game (`CommandError`, one line for the user), and queued to the service
@@ -19,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from device.errors import DeviceError
+from device.errors import DeviceError, StoreError
 from device.store import GameStore
 from rules.events import Event
 from rules.outcome import RESULT_ALIASES, Termination
@@ -35,6 +36,8 @@ GAME_TAGS = frozenset(("Result", "FEN", "SetUp", "GameType", "Termination"))
 #: Tags that describe the box's evening rather than one game: they carry to the next games.
 LASTING_TAGS = frozenset(("Event", "Site", "Round", "Board"))
 MAX_TAG_LENGTH = 200
+#: The Termination of an adjourned game (result ``*``), which `resume` goes on with.
+ADJOURNED = "adjourned"
 
 #: How a result may be declared (`rules.outcome.Termination`), with the short names accepted.
 DECLARABLE = {
@@ -178,6 +181,31 @@ def _declare_action(result: str, termination: Termination) -> Action:
     return apply
 
 
+def _adjourn_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+    arbiter = companion.arbiter
+    if arbiter.over is not None:
+        raise CommandError("the game is over: there is nothing to adjourn")
+    if not arbiter.game.moves:
+        raise CommandError("no move is recorded yet: there is nothing to adjourn")
+    game_id, fen = companion.game_id, arbiter.position.fen()
+    companion.store.finish(game_id, "*", ADJOURNED)
+    companion.new_game()
+    return [], {"game": game_id, "fen": fen}
+
+
+def _resume_action(game_id: int) -> Action:
+    def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+        try:
+            game = companion.store.game(game_id)
+        except StoreError as e:
+            raise CommandError(str(e)) from None
+        if game.termination != ADJOURNED or game.result != "*":
+            raise CommandError(f"game {game_id} was not adjourned")
+        companion.resume(game_id)
+        return [], game_id
+    return apply
+
+
 def tags(values: Mapping[str, Any]) -> Request:
     """Set PDN tags of the game in progress (Event, Site, Round and Board carry to the next)."""
     return Request("tags", _tags_action(check_tags(values)))
@@ -217,6 +245,19 @@ def camera_still() -> Request:
     location and orientation (None before), the board the game expects and the king-placement
     warning.  Only references are taken on the service's thread; the drawing is the caller's."""
     return Request("camera", _camera_action)
+
+
+def adjourn() -> Request:
+    """Adjourn the game (result ``*``, Termination ``adjourned``) and begin a new one; `resume`
+    goes on with it later."""
+    return Request("adjourn", _adjourn_action)
+
+
+def resume(game_id: Any) -> Request:
+    """Go on with an adjourned game: the board must show its position."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id < 1:
+        raise CommandError(f"not a game number: {game_id!r}")
+    return Request("resume", _resume_action(game_id))
 
 
 def submit(companion: "Companion", request: Request) -> Future:

@@ -655,6 +655,25 @@ class Companion:
         self._new_game(reuse, start=start)
         self._new_watcher()
 
+    def resume(self, game_id: int) -> None:
+        """Go on with game ``game_id``, adjourned (the arbiter's command): the game now in
+        progress is set aside as by `new_game` (one in which nothing was recorded is removed),
+        ``game_id`` is in progress again, and vision looks for its position on the board as
+        after a restart."""
+        current = self.game_id
+        if current is not None and current != game_id and self.store.game(current).in_progress:
+            if not self.store.remove_unplayed(current):
+                self.store.finish(current, "*", "unterminated")
+        self.store.reopen(game_id)
+        game = Game.from_scoresheet(self.store.scoresheet(game_id))
+        self.game_id, self.arbiter, self.resumed = game_id, Arbiter(game), True
+        self._retry_at, self._retries = None, 0
+        for sink in (self.announcer, self.panel):
+            if sink is not None and hasattr(sink, "reset"):
+                sink.reset()
+        self._note(f"Resumed game {game_id} after {game.ply} moves: {game.position.turn} to move")
+        self._new_watcher()
+
     def _note(self, text: str, level: int = logging.INFO) -> None:
         log.log(level, "%s", text)
         if self.view is not None:

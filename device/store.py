@@ -297,6 +297,24 @@ class GameStore:
         self._write([("UPDATE games SET result = ?, termination = ?, finished = ?, status = ? WHERE id = ?",
                       (result, termination, time.time() if when is None else when, FINISHED, game_id))])
 
+    def reopen(self, game_id: int) -> None:
+        """A game ended without a result (adjourned) in progress again, result ``*`` until it
+        ends.  Raises StoreError for a game that has a result."""
+        game = self.game(game_id)
+        if game.result != "*":
+            raise StoreError(f"game {game_id} ended {game.result}: it cannot go on")
+        self._write([("UPDATE games SET status = ?, termination = NULL, finished = NULL WHERE id = ?",
+                      (IN_PROGRESS, game_id))])
+
+    def remove_unplayed(self, game_id: int) -> bool:
+        """Remove a game in which nothing was recorded (no move, no comment): a new game never
+        played.  False (and nothing removed) when something was."""
+        self.game(game_id)
+        if self.moves(game_id) or self.comments(game_id):
+            return False
+        self._write([("DELETE FROM games WHERE id = ?", (game_id,))])
+        return True
+
     # -- events
 
     def record(self, game_id: int, event: Event) -> None:

@@ -10,7 +10,7 @@ and forwards, it never decides:
   ``/api/events`` (server-sent events) gets the whole state, so a page that reconnects is
   complete at once.  A slow page skips states it had no time for, never delays the others.
 - the arbiter's controls (``POST /api/tags``, ``/api/new-game``, ``/api/take-back``,
-  ``/api/declare``) need the configured token (``[web] token``): in an ``Authorization:
+  ``/api/declare``, ``/api/adjourn``, ``/api/resume``) need the configured token (``[web] token``): in an ``Authorization:
   Bearer`` header, or in the cookie the page gets after the PIN was entered
   (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
   the controls are off: 403.  A command is built and checked here and queued to the service's
@@ -46,7 +46,7 @@ import time
 from concurrent.futures import Future
 from email.utils import formatdate, parsedate_to_datetime
 from importlib import resources
-from typing import Callable
+from typing import Callable, TypeVar
 
 from aiohttp import web
 
@@ -86,6 +86,7 @@ SECURITY_HEADERS = {
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 Submit = Callable[[Request], Future]
+T = TypeVar("T")
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:
@@ -215,6 +216,9 @@ class WebServer:
             web.post("/api/new-game", self._new_game),
             web.post("/api/take-back", self._take_back),
             web.post("/api/declare", self._declare),
+            web.post("/api/adjourn", self._adjourn),
+            web.post("/api/resume", self._resume),
+            web.get("/api/adjourned", self._adjourned),
             web.get("/board.svg", self._board),
             web.get("/camera.jpg", self._camera_still),
             web.get("/live.pdn", self._live_pdn),
@@ -451,9 +455,25 @@ class WebServer:
         return web.Response(body=data, content_type="image/jpeg",
                             headers={"Cache-Control": "no-store", "X-Frame-Index": str(index)})
 
+    async def _adjourn(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.adjourn())
+
+    async def _resume(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.resume(body.get("game")))
+
+    async def _adjourned(self, request: web.Request) -> web.Response:
+        """The adjourned games, to resume: [{"id", "white", "black", "moves"}], newest first."""
+        def read() -> list[dict]:
+            return [{"id": g.id, "white": g.tags.get("White", "?"), "black": g.tags.get("Black", "?"),
+                     "moves": len(self.store.moves(g.id))}
+                    for g in reversed(self.store.games())
+                    if g.termination == commands.ADJOURNED and g.result == "*"]
+        return web.json_response(await self._read(read), dumps=lambda o: json.dumps(o, ensure_ascii=False),
+                                 headers={"Cache-Control": "no-store"})
+
     # -- PDN -----------------------------------------------------------------------------------
 
-    async def _read(self, read: Callable[[], str]) -> str:
+    async def _read(self, read: Callable[[], T]) -> T:
         """The store read on a worker thread (the web's loop never waits on SQLite)."""
         try:
             return await asyncio.get_running_loop().run_in_executor(None, read)

@@ -303,3 +303,21 @@ def test_a_second_service_on_the_same_store_is_refused(tmp_path):
         assert (first.games(), first.moves(1), first.comments(1)) == before
     with GameStore(path, exclusive=True):  # free again once the first is closed
         pass
+
+
+def test_an_adjourned_game_is_reopened_and_an_unplayed_one_removed(tmp_path):
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        played = store.new_game({"Event": "t"})
+        store.record(played, MovePlayed(1, 1.0, Color.WHITE, 1, "32-28", "B:W28,31,33-50:B1-20"))
+        store.finish(played, "*", "adjourned")
+        store.reopen(played)
+        g = store.game(played)
+        assert g.in_progress and (g.result, g.termination, g.finished) == ("*", None, None)
+        assert store.game_in_progress() == played
+        store.finish(played, "1-0", "resignation")
+        with pytest.raises(StoreError, match="ended 1-0"):
+            store.reopen(played)
+        unplayed = store.new_game({"Event": "t"})
+        assert not store.remove_unplayed(played) and store.game(played).result == "1-0"
+        assert store.remove_unplayed(unplayed)
+        assert [g.id for g in store.games()] == [played]

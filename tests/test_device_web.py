@@ -276,3 +276,30 @@ def test_a_command_failing_in_the_service_is_a_500_and_the_game_goes_on(tmp_path
         assert status == 500 and "tags command failed" in answer["error"]
         assert call(c.web.url + "api/take-back", "POST", {}, bearer())[0] == 200  # still served
         assert wait_for(lambda: moves_shown(c) == 1)
+
+
+def test_an_adjourned_game_is_resumed_from_the_board_showing_its_position(tmp_path):
+    game = real_game(PLIES)
+    with served(tmp_path, game) as c:
+        assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
+        url, first = c.web.url, c.game_id
+        assert call(url + "api/adjourn", "POST", {})[0] == 401
+        status, answer, _ = call(url + "api/adjourn", "POST", {}, bearer())
+        assert status == 200 and answer["answer"] == {"game": first, "fen": game.position.fen()}
+        adjourned = c.store.game(first)
+        assert (adjourned.result, adjourned.termination, adjourned.in_progress) == ("*", "adjourned", False)
+        assert call(url + "api/adjourned")[1] == [{"id": first, "white": "?", "black": "?", "moves": PLIES}]
+        assert wait_for(lambda: state(c)["status"] == "waiting" and state(c)["game"]["id"] != first)
+        unplayed = c.game_id
+        assert call(url + "api/resume", "POST", {"game": unplayed}, bearer())[0] == 409  # not adjourned
+        assert call(url + "api/resume", "POST", {"game": "x"}, bearer())[0] == 400
+        assert call(url + "api/resume", "POST", {"game": first}, bearer())[0] == 200
+        # the board still shows the adjourned position: the game goes on from it
+        assert wait_for(lambda: state(c)["game"]["id"] == first and state(c)["status"] == "playing",
+                        timeout=60)
+        assert [m["text"] for m in state(c)["moves"]] == game.move_texts()
+        assert c.store.game_in_progress() == first  # a restart goes on with it too
+        assert [g.id for g in c.store.games()] == [first]  # the game never played is gone
+        assert call(url + "api/adjourned")[1] == []
+        assert call(url + "api/take-back", "POST", {}, bearer())[0] == 200
+        assert len(c.store.moves(first)) == PLIES - 1

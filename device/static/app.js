@@ -13,7 +13,8 @@ const WORDS = {
     event: "Event", round: "Round", board_no: "Board", save: "Save",
     take_back: "Take back the last move", resignation: "resignation", agreement: "draw agreed",
     time: "time", arbiter_decision: "arbiter's decision", declare: "Declare the result",
-    new_game: "New game", logout: "Lock", camera: "Camera view (for placing the camera)",
+    new_game: "New game", logout: "Lock", adjourn: "Adjourn", resume: "Resume",
+    no_adjourned: "no adjourned game", camera: "Camera view (for placing the camera)",
     refresh: "Refresh", every_second: "every second", left: "moves left", wrong_pin: "Wrong PIN",
     done: "Done", round_prefix: "round", board_prefix: "board",
     status: {
@@ -31,7 +32,8 @@ const WORDS = {
     event: "Evenement", round: "Ronde", board_no: "Bord", save: "Opslaan",
     take_back: "Laatste zet terugnemen", resignation: "opgave", agreement: "remise overeengekomen",
     time: "tijd", arbiter_decision: "beslissing van de arbiter", declare: "Uitslag vastleggen",
-    new_game: "Nieuwe partij", logout: "Sluiten", camera: "Camerabeeld (om de camera te plaatsen)",
+    new_game: "Nieuwe partij", logout: "Sluiten", adjourn: "Afbreken", resume: "Hervatten",
+    no_adjourned: "geen afgebroken partij", camera: "Camerabeeld (om de camera te plaatsen)",
     refresh: "Vernieuwen", every_second: "elke seconde", left: "zetten over", wrong_pin: "Verkeerde PIN",
     done: "Gedaan", round_prefix: "ronde", board_prefix: "bord",
     status: {
@@ -175,12 +177,33 @@ function connect() {
   };
 }
 
+async function adjourned() {
+  const r = await fetch("/api/adjourned");
+  const games = r.ok ? await r.json() : [];
+  const select = $("resume-game");
+  select.replaceChildren();
+  for (const g of games) {
+    const option = document.createElement("option");
+    option.value = g.id;
+    option.textContent = "#" + g.id + " " + g.white + " – " + g.black + " (" + g.moves + ")";
+    select.appendChild(option);
+  }
+  if (!games.length) {
+    const option = document.createElement("option");
+    option.value = "";
+    option.textContent = words().no_adjourned;
+    select.appendChild(option);
+  }
+  $("resume").disabled = !games.length;
+}
+
 async function whoami() {
   const r = await fetch("/api/whoami", { credentials: "same-origin" });
   const me = await r.json();
   $("controls-off").hidden = me.controls;
   $("login").hidden = !me.controls || me.arbiter;
   $("controls").hidden = !me.arbiter;
+  if (me.arbiter) adjourned();
 }
 
 function say(text, ok) {
@@ -243,6 +266,11 @@ function wire() {
     }
   });
   $("take-back").addEventListener("click", () => command("/api/take-back"));
+  $("adjourn").addEventListener("click", async () => { await command("/api/adjourn"); adjourned(); });
+  $("resume").addEventListener("click", async () => {
+    const game = parseInt($("resume-game").value, 10);
+    if (game) { await command("/api/resume", { game }); adjourned(); }
+  });
   $("declare-form").addEventListener("submit", (e) => {
     e.preventDefault();
     command("/api/declare", { result: $("declare-result").value, reason: $("declare-reason").value });
