@@ -9,7 +9,8 @@
 #  2. the system user frisian, in the groups video, gpio and audio;
 #  3. a venv in /opt/frisian-companion/venv with --system-site-packages (so picamera2, cv2 and
 #     numpy come from apt), and this checkout installed into it with --no-deps plus the pure-Python
-#     dependencies gpiozero>=2 (Debian's python3-gpiozero is 1.6, too old for a Pi 5) and pyttsx3;
+#     dependencies gpiozero>=2 (Debian's python3-gpiozero is 1.6, too old for a Pi 5) and pyttsx3,
+#     pinned with their hashes in scripts/requirements-pi.txt (pip --require-hashes);
 #  4. the configuration /etc/frisian-companion/config.toml (from config/default.toml; an existing
 #     one is kept);
 #  5. the systemd unit, enabled (and started or restarted with --start).
@@ -23,7 +24,7 @@ state=/var/lib/frisian-companion
 unit=frisian-companion.service
 user=frisian
 apt_packages=(python3-picamera2 python3-opencv python3-numpy python3-aiohttp python3-venv python3-lgpio espeak-ng alsa-utils)
-pip_packages=("gpiozero>=2" "pyttsx3>=2.90")
+requirements="$repo/scripts/requirements-pi.txt"
 
 say() { echo "install-pi: $*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -32,7 +33,7 @@ start=no
 for arg in "$@"; do
   case "$arg" in
     --start) start=yes ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) die "unknown option $arg (use --start or --help)" ;;
   esac
 done
@@ -41,6 +42,7 @@ done
 command -v apt-get >/dev/null || die "this installer is for Raspberry Pi OS (apt-get not found)"
 command -v systemctl >/dev/null || die "systemd is needed (systemctl not found)"
 [ -f "$repo/pyproject.toml" ] || die "run me from a frisian-companion checkout ($repo has no pyproject.toml)"
+[ -f "$requirements" ] || die "$requirements is missing: the checkout is incomplete"
 
 # 1. apt packages
 missing=()
@@ -85,8 +87,11 @@ else
   say "$venv exists"
 fi
 say "installing frisian-companion from $repo into $venv (no pip OpenCV or numpy)"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pip_packages[@]}"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$repo"
+# Only the pinned, hash-checked packages come from PyPI; the program itself is built with them
+# (no build isolation: setuptools is one of the pinned packages) and installed without deps.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes -r "$requirements"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation \
+  --force-reinstall "$repo"
 "$venv/bin/python" - <<'PY' || die "the installed program does not import: see the lines above"
 import cv2, numpy, aiohttp, gpiozero, pyttsx3, device.cli
 print(f"install-pi: OpenCV {cv2.__version__}, numpy {numpy.__version__}", flush=True)
