@@ -4,8 +4,11 @@
 demo: setup
 	.venv/bin/frisian-companion demo
 
+# The suite twice, both must pass: on pip's OpenCV and numpy (.venv), then on the Raspberry Pi's,
+# Debian's python3-opencv 4.6 and python3-numpy 1.24 (.venv-pi; see scripts/setup.sh).
 test: setup-test
-	.venv/bin/python -m pytest -q
+	FRISIAN_TEST_STACK=pip .venv/bin/python -m pytest -q -n 2
+	FRISIAN_TEST_STACK=pi .venv-pi/bin/python -m pytest -q -n 2
 
 setup:
 	@bash scripts/setup.sh
@@ -17,4 +20,4 @@ bench: setup
 	.venv/bin/python -m bench.perft
 
 clean:
-	rm -rf .venv .bench-venvs build *.egg-info
+	rm -rf .venv .venv-pi .bench-venvs build *.egg-info

@@ -28,6 +28,15 @@ def _look_at(eye: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.nda
 
 
 @dataclass
+
+def _undistort_points(pix: np.ndarray, K: np.ndarray, dist: np.ndarray, criteria: tuple) -> np.ndarray:
+    """`cv2.undistortPoints` iterated to ``criteria``: OpenCV 4.6 (Raspberry Pi OS bookworm) has
+    it as ``undistortPointsIter``; later versions took the criteria into ``undistortPoints``."""
+    iterate = getattr(cv2, "undistortPointsIter", None)
+    if iterate is not None:
+        return iterate(pix, K, dist, None, None, criteria)
+    return cv2.undistortPoints(pix, K, dist, None, None, None, criteria)
+
 class Camera:
     width: int
     height: int
@@ -61,7 +70,7 @@ class Camera:
         u, v = np.meshgrid(np.arange(self.width, dtype=np.float64), np.arange(self.height, dtype=np.float64))
         pix = np.stack([u.ravel(), v.ravel()], -1).reshape(-1, 1, 2)
         crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6)
-        norm = cv2.undistortPoints(pix, self.K, self.dist, None, None, None, crit).reshape(-1, 2)
+        norm = _undistort_points(pix, self.K, self.dist, crit).reshape(-1, 2)
         rays = np.concatenate([norm, np.ones((len(norm), 1))], 1) @ self.R  # camera -> world
         eye = self.eye
         s = (z - eye[2]) / rays[:, 2]

@@ -24,9 +24,10 @@ import os
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 import cv2
 import numpy as np
@@ -36,6 +37,8 @@ from device.errors import SourceError
 
 log = logging.getLogger(__name__)
 
+#: OpenCV's log level for errors only (cv::utils::logging::LOG_LEVEL_ERROR, the same in 4.6 and 5).
+OPENCV_LOG_LEVEL_ERROR = 2
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
@@ -145,9 +148,10 @@ class VideoFileSource(_VideoCaptureSource):
             raise SourceError(f"video file {self.path} cannot be read: {why}")
         if not os.access(self.path, os.R_OK):
             raise SourceError(f"video file {self.path} cannot be read: permission denied")
-        cap = cv2.VideoCapture(str(self.path))
-        ok = cap.isOpened()
-        first = cap.read() if ok else (False, None)
+        with _opencv_quiet():
+            cap = cv2.VideoCapture(str(self.path), _file_backend())
+            ok = cap.isOpened()
+            first = cap.read() if ok else (False, None)
         if not first[0]:
             cap.release()
             raise SourceError(f"video file {self.path} cannot be read: not a video OpenCV can decode "
@@ -163,6 +167,26 @@ class VideoFileSource(_VideoCaptureSource):
             return None
         t = self._count / self._fps if self._fps > 0 else self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
         return self._frame(image, t)
+
+
+def _file_backend() -> int:
+    """FFmpeg for video files wherever OpenCV has it (pip's wheels and Debian's build both do),
+    so that a file reads the same on the Pi; any backend would let Debian's OpenCV 4.6 try
+    GStreamer after FFmpeg, which prints its own complaints about a bad file."""
+    return cv2.CAP_FFMPEG if cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG) else cv2.CAP_ANY
+
+
+@contextmanager
+def _opencv_quiet() -> Iterator[None]:
+    """OpenCV's own warnings off (a file it cannot read is said in our one line instead).
+    OpenCV 4.6 has the level as ``cv2.setLogLevel``, later ones as ``cv2.utils.logging``."""
+    levels = getattr(cv2.utils, "logging", cv2)
+    before = levels.getLogLevel()
+    levels.setLogLevel(OPENCV_LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        levels.setLogLevel(before)
 
 
 class ImageFolderSource:

@@ -1,0 +1,33 @@
+"""Which OpenCV and numpy the suite runs on: `make test` runs it twice, on pip's current ones
+(.venv) and on the Raspberry Pi's (.venv-pi: Debian bookworm's python3-opencv 4.6 and
+python3-numpy 1.24, as scripts/install-pi.sh installs them), and says which through
+``FRISIAN_TEST_STACK`` (``pip`` or ``pi``).  Without it (pytest run by hand) there is nothing to
+check."""
+
+from __future__ import annotations
+
+import os
+
+import cv2
+import numpy
+import pytest
+
+DEBIAN = "/usr/lib/python3/dist-packages/"
+STACK = os.environ.get("FRISIAN_TEST_STACK")
+
+
+@pytest.mark.skipif(STACK != "pi", reason="not the Raspberry Pi stack's run (FRISIAN_TEST_STACK=pi)")
+def test_the_pi_stack_is_debian_bookworms_opencv_and_numpy():
+    assert cv2.__version__.startswith("4.6."), cv2.__version__
+    assert numpy.__version__.startswith("1.24."), numpy.__version__
+    assert cv2.__file__.startswith(DEBIAN) and numpy.__file__.startswith(DEBIAN), (cv2.__file__, numpy.__file__)
+
+
+@pytest.mark.skipif(STACK != "pip", reason="not the pip stack's run (FRISIAN_TEST_STACK=pip)")
+def test_the_pip_stack_is_not_debians():
+    assert not cv2.__file__.startswith(DEBIAN) and not numpy.__file__.startswith(DEBIAN)
+    assert int(numpy.__version__.split(".")[0]) >= 2, numpy.__version__
+
+
+def test_the_stack_is_one_the_make_target_knows():
+    assert STACK in (None, "pip", "pi"), f"FRISIAN_TEST_STACK={STACK!r}: pip or pi"
