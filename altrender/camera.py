@@ -27,8 +27,6 @@ def _look_at(eye: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.nda
     return np.stack([x, y, z])
 
 
-@dataclass
-
 def _undistort_points(pix: np.ndarray, K: np.ndarray, dist: np.ndarray, criteria: tuple) -> np.ndarray:
     """`cv2.undistortPoints` iterated to ``criteria``: OpenCV 4.6 (Raspberry Pi OS bookworm) has
     it as ``undistortPointsIter``; later versions took the criteria into ``undistortPoints``."""
@@ -37,6 +35,8 @@ def _undistort_points(pix: np.ndarray, K: np.ndarray, dist: np.ndarray, criteria
         return iterate(pix, K, dist, None, None, criteria)
     return cv2.undistortPoints(pix, K, dist, None, None, None, criteria)
 
+
+@dataclass
 class Camera:
     width: int
     height: int
