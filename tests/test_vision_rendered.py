@@ -12,6 +12,7 @@ from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from renderer.render import Camera, Lighting, Style, game_frames, render
 
+from tests.conftest import differs_on_opencv_46
 from tests.vision_helpers import boards_after, corner_error_squares, drawn, moves_of
 
 
@@ -28,9 +29,12 @@ def test_board_found_in_random_poses_styles_and_light(seed):
 
 
 @pytest.mark.parametrize("seed", [1, 17])  # lens k1 -0.11 and -0.02; pieces pull corners off
-def test_corners_pulled_off_by_pieces_do_not_tilt_the_board(seed):
+def test_corners_pulled_off_by_pieces_do_not_tilt_the_board(seed, request):
     """A grid corner beside a piece is sometimes pulled a few pixels off by the piece's edge;
     let in, a few of them tilted these boards by 0.14 and 0.10 square at the far edge."""
+    if seed == 17:
+        differs_on_opencv_46(request, "the partial pattern is found 9x5 where later versions find it "
+                                      "5x9; the corners end 0.079 square off (0.026 on OpenCV 5)")
     rng = np.random.default_rng(seed)
     cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
     r = render(Position.start().pieces(), cam, style, light, seed=seed)
