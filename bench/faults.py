@@ -459,7 +459,9 @@ class Bench:
     def camera_fault(self, fault: str, **plan) -> dict:
         """A camera that hangs or vanishes at a random frame of the game's first half: whether
         anything noticed (the watchdog fired, the camera was opened again), and from the fault
-        to the first move accepted after it (``fault_to_move_s``; null: none was)."""
+        to the first move accepted once the camera was back or the service restarted
+        (``fault_to_move_s``; null: none was; moves from frames read before the fault and still
+        waiting in the capture thread's buffer do not count)."""
         at = self.rng.randrange(len(self.frames_ply) // 4, len(self.frames_ply) // 2)
         run = self.run(**{f"{fault}_at": at}, rate=self.args.fps, **plan)
         seen: dict[str, tuple[float, int]] = {}
@@ -468,10 +470,12 @@ class Bench:
             n = len(recorded(r.database))
             for t, what in r.events:
                 seen.setdefault(what, (t, n))
-            if fault in seen and "move" not in seen and n > seen[fault][1]:
+            if len(r.starts) > 1:
+                seen.setdefault("restart", (r.starts[1].at, r.starts[1].moves_before))
+            again = seen.get("back") or seen.get("restart")
+            if again is not None and "move" not in seen and n > again[1]:
                 seen["move"] = (time.monotonic(), n)
-            if fault in seen and "move" not in seen and "back" not in seen and len(r.starts) == 1 \
-                    and "gave up" not in seen \
+            if fault in seen and again is None and "gave up" not in seen \
                     and time.monotonic() - seen[fault][0] > self.args.hang_limit_s and r.proc.poll() is None:
                 say(f"{fault}: nothing noticed in {self.args.hang_limit_s:.0f} s; stopping the service")
                 seen["gave up"] = (time.monotonic(), n)
@@ -481,7 +485,7 @@ class Bench:
         out = run.report(self.truth)
         t_fault = seen.get(fault, (None,))[0]
         out.update({f"{fault}_at_frame": at,
-                    "noticed": bool(out["watchdog_fired"]) or "back" in seen or len(run.starts) > 1,
+                    "noticed": bool(out["watchdog_fired"]) or "back" in seen or "restart" in seen,
                     "gave_up_after_s": self.args.hang_limit_s if "gave up" in seen else None,
                     "fault_to_move_s": None if t_fault is None or "move" not in seen
                     else round(seen["move"][0] - t_fault, 2)})
