@@ -56,7 +56,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 FRAME_MARK = "bench-faults-frame "
@@ -135,6 +135,8 @@ class FaultySource:
         if frame is not None:
             say_frame(str(self.index))
             self.index += 1
+            # the game's clock, as a camera's runs on across restarts (a folder's starts at 0)
+            frame = replace(frame, time=frame.time + self.plan.get("time_offset", 0.0))
         return frame
 
     def close(self) -> None:
@@ -168,7 +170,8 @@ def child(plan_json: str, argv: list[str]) -> int:
 
 def render(folder: Path, plies: int, fps: float, seed: int) -> list[int]:
     """The first ``plies`` plies of the bundled game as JPEG frames in ``folder``; returns each
-    frame's ply (how many moves the board shows) and writes the game's moves as ``truth.json``."""
+    frame's ply (how many moves the board shows; ``-1 - ply`` while a hand is over it or it is
+    not yet still) and writes the game's moves as ``truth.json``."""
     import cv2
 
     from device.render_source import RenderedSource, load_game
@@ -183,9 +186,15 @@ def render(folder: Path, plies: int, fps: float, seed: int) -> list[int]:
     frames_ply = []
     while (frame := source.read()) is not None:
         cv2.imwrite(str(folder / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        frames_ply.append(source.truth.ply)
+        # a frame where the hand is away and the board still counts as its ply; others as -1 - ply
+        frames_ply.append(source.truth.ply if source.truth.settled else -1 - source.truth.ply)
     (folder.parent / "truth.json").write_text(json.dumps(game.move_texts()))
     return frames_ply
+
+
+def ply_of(mark: int) -> int:
+    """The ply of a frame's mark in `render`'s list."""
+    return mark if mark >= 0 else -1 - mark
 
 
 def frames_from(frames: Path, begin: int, into: Path) -> Path:
@@ -266,7 +275,7 @@ class Run:
         self.sock.settimeout(0.1)
         env = dict(os.environ, NOTIFY_SOCKET=self.sock_path,
                    WATCHDOG_USEC=str(int(self.watchdog_s * 1e6)))
-        plan = dict(self.plan, **(extra_plan or {}))
+        plan = dict(self.plan, time_offset=begin / self.rate, **(extra_plan or {}))
         argv = ["run", "--config", str(self.config), "--database", str(self.database),
                 "--mock-pins", "--no-speech", "--source", f"folder:{folder}"]
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.faults", "--child", json.dumps(plan), "--", *argv],
@@ -346,10 +355,10 @@ class Run:
     def resume_frame(self, down_since: float) -> int:
         """Where the world is when the restarted service reads its first frame: the frame after
         the last one read, plus the game's frames of the time it was down and starting again.
-        When the world waits (``--world-waits``): the first frame showing the moves recorded."""
+        When the world waits (``--world-waits``): the first still frame showing the moves recorded."""
         if self.world_waits is not None:
             n = len(recorded(self.database))
-            return next((i for i, ply in enumerate(self.world_waits) if ply >= n), len(self.world_waits))
+            return next((i for i, ply in enumerate(self.world_waits) if ply == n), len(self.world_waits))
         return self.last_frame + 1 + int((time.monotonic() - down_since + self.startup_s) * self.rate)
 
     def supervise(self, limit_s: float, restarts: int = 20, on_tick=None) -> None:
@@ -448,7 +457,7 @@ class Bench:
 
             run.supervise(self.limit(), on_tick=tick)
             out = run.report(self.truth)
-            out.update(kill_at_frame=at, kill_at_ply=self.frames_ply[at],
+            out.update(kill_at_frame=at, kill_at_ply=ply_of(self.frames_ply[at]),
                        recorded_at_kill=killed[0] if killed else None)
             trials.append(out)
             say(f"sigkill at frame {at}: {out}")
