@@ -93,6 +93,10 @@ SPREAD_SQUARES = 3
 SET_UP_TRUST_S = 6.0
 
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
+#: A camera whose read has not returned for this long (seconds) hangs: the service stops
+#: feeding systemd's watchdog (a live camera gives several frames a second; a lost one raises
+#: and is reopened by `device.sources.CaptureThread`, which never blocks this long).
+CAMERA_HANG_S = 10.0
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 
@@ -178,6 +182,8 @@ class Companion:
         self.speaker = speaker
         self.view = view
         self.notifier = notifier or Notifier()
+        #: A camera whose read has not returned for this long (seconds) hangs (`run`).
+        self.camera_hang_s = CAMERA_HANG_S
         self.still_s = still_s
         self.configured_corner = corner_46
         self.markers = markers
@@ -691,10 +697,25 @@ class Companion:
         self.notifier.ready(f"watching {capture.name}")
         interval = watchdog_interval()
         last_ping = 0.0
+        hung = False  # the camera's read has not returned for `camera_hang_s`
         try:
             while not stop.is_set():
                 frame = capture.get(timeout=0.5)
                 now = time.monotonic()
+                if frame is None and capture.blocked_for >= self.camera_hang_s:
+                    if not hung:
+                        # No frame, no error: the driver hangs.  Only a new process can reopen
+                        # it (a read cannot be interrupted): the watchdog is no longer fed, so
+                        # systemd restarts the service (`WatchdogSec`).
+                        log.error("%s has given no frame for %.0f s and does not answer: the "
+                                  "camera hangs; the watchdog is no longer fed, so that the "
+                                  "service is restarted", capture.name, capture.blocked_for)
+                        self.notifier.status(f"{capture.name} hangs: no frame for "
+                                             f"{capture.blocked_for:.0f} s")
+                        hung = True
+                elif frame is not None and hung:
+                    log.info("%s gives frames again", capture.name)
+                    hung = False
                 if frame is None:
                     if capture.ended:
                         log.info("%s ended", capture.name)
@@ -711,7 +732,7 @@ class Companion:
                         self.view.progress(self.progress_text(frame))
                     if max_frames is not None and self.stats.frames >= max_frames:
                         break
-                if interval and now - last_ping >= interval:
+                if interval and not hung and now - last_ping >= interval:
                     self.notifier.watchdog()
                     last_ping = now
         finally:

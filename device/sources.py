@@ -385,6 +385,7 @@ class CaptureThread:
         self.delivered = 0
         self.reopened = 0
         self._thread: threading.Thread | None = None
+        self._read_since: float | None = None  # when the read now under way began
 
     @property
     def name(self) -> str:
@@ -399,6 +400,13 @@ class CaptureThread:
     @property
     def lost(self) -> bool:
         return self._lost_since is not None
+
+    @property
+    def blocked_for(self) -> float:
+        """How long (seconds) the source's ``read`` has been under way without returning: a
+        camera whose driver hangs never raises, it just never answers (0: no read under way)."""
+        since = self._read_since
+        return 0.0 if since is None else time.monotonic() - since
 
     def start(self) -> "CaptureThread":
         """Open the source (a SourceError here is the user's: one line) and start reading."""
@@ -436,13 +444,16 @@ class CaptureThread:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            self._read_since = time.monotonic()
             try:
                 frame = self.source.read()
             except Exception as e:  # a SourceError, or a driver's own exception
+                self._read_since = None
                 self._lose(e)
                 if not self._reopen():
                     break
                 continue
+            self._read_since = None
             if frame is None:
                 log.info("%s: end of the recording", self.source.name)
                 with self._cond:

@@ -306,3 +306,77 @@ def test_sigterm_while_starting_is_a_clean_stop(tmp_path, after):
             p.kill()
     assert p.returncode == 0, (p.returncode, err)
     assert "Traceback" not in err
+
+
+class _HangingCamera:
+    """A live camera (rendered frames) whose driver stops answering after ``frames`` frames:
+    its read neither returns nor raises until the test lets it go."""
+
+    live = True
+
+    def __init__(self, frames: int) -> None:
+        self.inner = RenderedSource(real_game(), fps=6, seed=5)
+        self.name = "hanging camera"
+        self.frames = frames
+        self.release = threading.Event()
+        self.hanging = threading.Event()
+
+    def open(self) -> None:
+        self.inner.open()
+
+    def read(self):
+        if self.frames <= 0:
+            self.hanging.set()
+            self.release.wait()
+            raise SourceError("released by the test")
+        self.frames -= 1
+        return self.inner.read()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_camera_that_hangs_stops_the_watchdog_so_systemd_restarts_the_service(
+        tmp_path, monkeypatch, caplog):
+    """Issue 19, item 1: a camera whose read blocks after some frames.  The loop kept sending
+    WATCHDOG=1 with no frame, logged nothing and never reopened the camera, so systemd's
+    watchdog could never fire.  Now the hang is logged once, and the pings stop: systemd
+    restarts the service, which opens the camera anew."""
+    import socket
+    sock_path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(sock_path)
+    sock.setblocking(False)
+    monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")  # a ping every 0.1 s
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    camera = _HangingCamera(frames=5)
+    c = companion(tmp_path, camera)
+    c.camera_hang_s = 1.0
+    stop = threading.Event()
+    runner = threading.Thread(target=c.run, args=(stop,))
+    caplog.set_level("ERROR")
+
+    def messages() -> list[bytes]:
+        out = []
+        while True:
+            try:
+                out.append(sock.recv(4096))
+            except BlockingIOError:
+                return out
+
+    try:
+        runner.start()
+        assert camera.hanging.wait(60)
+        assert wait_for(lambda: "the camera hangs" in caplog.text, timeout=30)
+        messages()  # what was sent until the hang was noticed
+        time.sleep(1.0)  # ten pings' time
+        after = messages()
+        assert b"WATCHDOG=1" not in after
+        assert len([r for r in caplog.records if "the camera hangs" in r.getMessage()]) == 1
+    finally:
+        stop.set()
+        camera.release.set()
+        runner.join(30)
+        c.close()
+        sock.close()
