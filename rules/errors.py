@@ -21,3 +21,8 @@ class AmbiguousMoveError(ValueError):
 
 class PdnError(ValueError):
     """A PDN file that cannot be read; the message names the line."""
+
+
+class CaptureSearchError(ValueError):
+    """A position whose captures are too many to work out within the companion's time and memory
+    (only set-up positions far beyond any game reach this)."""

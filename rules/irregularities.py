@@ -12,6 +12,7 @@ from typing import Mapping
 
 from rules import movegen
 from rules.bitboard import BIT, BIT_INDEX, SQUARE_OF_INDEX, squares_of
+from rules.errors import CaptureSearchError
 from rules.events import IrregularityKind, SquareChange
 from rules.move import Move
 from rules.piece import Color, Piece
@@ -122,8 +123,8 @@ def _single_piece(position: Position, board: Mapping[int, Piece], before: Mappin
     men, kings, omen, okings, blocked = movegen.sides(state)
     fi, ti = BIT_INDEX[f], BIT_INDEX[t]
     cap_bits = sum(BIT[s] for s in taken)
-    routes = [(raw, is_king) for raw, is_king in movegen.all_captures(men, kings, omen, okings)
-              if raw[0] == fi and raw[1] == ti] if legal_moves and legal_moves[0].is_capture else []
+    routes = _routes(men, kings, omen, okings, fi, ti, cap_bits) \
+        if legal_moves and legal_moves[0].is_capture else []
     played_route = any(raw[2] == cap_bits for raw, _ in routes)
     if from_to and not played_route:
         # the legal capture's ends, with the wrong pieces taken off (Art. 27b)
@@ -177,6 +178,18 @@ def _single_piece(position: Position, board: Mapping[int, Piece], before: Mappin
                    f"put it back on {f} and play a legal move: "
                    f"{', '.join(position.move_text(m, legal_moves) for m in legal_moves) or 'none'} (Art. 27d)",
                    t, seen)
+
+
+def _routes(men: int, kings: int, omen: int, okings: int, fi: int, ti: int,
+            cap_bits: int) -> list[tuple[movegen.RawMove, bool]]:
+    """The capture routes worth explaining from fi to ti: the one taking exactly the pieces taken
+    off, if any, and one of the highest value (none where the position is beyond working out)."""
+    try:
+        found = [movegen.capture_route(men, kings, omen, okings, fi, ti, cap_bits) if cap_bits else None,
+                 movegen.capture_route(men, kings, omen, okings, fi, ti)]
+    except CaptureSearchError:
+        return []
+    return [r for r in found if r is not None]
 
 
 def _kind(piece: Piece) -> str:

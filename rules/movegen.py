@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import gc
 
+from rules import capture_sets
+from rules.errors import CaptureSearchError
 from rules.bitboard import (
     BLACK_PROMOTION,
     BOARD,
@@ -29,6 +31,18 @@ from rules.bitboard import (
 
 RawState = tuple[int, int, int, int, bool, int, int, int]
 RawMove = tuple[int, int, int, tuple[int, ...]]
+
+#: Partial routes (square, pieces taken) one piece's route search may hold before its captures
+#: are worked out by `rules.capture_sets` instead: about 45 MB and 1-4 s.  Ordinary games need a
+#: few hundred; a man on 50 facing 28 pieces would need 3.9 million (1.7 GB).
+ROUTE_STATES = 100_000
+#: After this many pieces of one side outgrew ROUTE_STATES, the rest go to `rules.capture_sets`
+#: at once, so that one move generation stays within about ten seconds.
+ROUTE_OVERFLOWS = 2
+
+
+class _TooManyRoutes(Exception):
+    """The route search of one piece outgrew ROUTE_STATES."""
 
 #: Signed shifts of a man's two forward diagonal steps.
 _WHITE_FORWARD = (-6, -5)
@@ -106,6 +120,8 @@ def _man_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo: 
                         out[k] = (value, entry[1], entry[2], (land_idx, entry))
     result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
     memo[key] = result
+    if len(memo) > ROUTE_STATES:
+        raise _TooManyRoutes
     return result
 
 
@@ -132,6 +148,8 @@ def _king_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo:
                     out[k] = (value, entry[1], entry[2], (land_idx, entry))
     result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
     memo[key] = result
+    if len(memo) > ROUTE_STATES:
+        raise _TooManyRoutes
     return result
 
 
@@ -206,12 +224,21 @@ def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) 
     best = 0
     by_king = False
     found: list[RawMove] = []
+    overflows = 0
+    budget = [capture_sets.STEP_BUDGET]
     for pieces, is_king, routes in ((kings, True, _king_routes), (capturers, False, _man_routes)):
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             idx = low.bit_length() - 1
-            for entry in routes(idx, 0, occ ^ low, opp, okings, {}):
+            try:
+                if overflows >= ROUTE_OVERFLOWS:
+                    raise _TooManyRoutes
+                entries = routes(idx, 0, occ ^ low, opp, okings, {})
+            except _TooManyRoutes:
+                overflows += 1
+                entries = _entries_by_sets(idx, is_king, occ ^ low, opp, okings, budget)
+            for entry in entries:
                 value, captured = entry[0], entry[1]
                 if not captured or value < best or (value == best and by_king and not is_king):
                     continue
@@ -221,6 +248,41 @@ def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) 
                     found = []
                 found.append((idx, entry[2], captured, _path(entry)))
     return found
+
+
+def _entries_by_sets(idx: int, is_king: bool, occ: int, opp: int, okings: int, budget: list[int]) -> list:
+    """The route entries of the best captures of the piece on idx, worked out from the pieces
+    taken (`rules.capture_sets`): for a crowded board, where the route search outgrows
+    ROUTE_STATES.  Same captures, one route each."""
+    edges = step_graph(idx, is_king, occ, opp)
+    weights = {label: capture_value(label, okings) for label in edges}
+    value, found = capture_sets.best_captures(idx, edges, weights, budget=budget)
+    entries = []
+    for end, captured, path in found:
+        entry = (value, captured, end, None)
+        for land in reversed(path):
+            entry = (value, captured, end, (land, entry))
+        entries.append(entry)
+    return entries
+
+
+def step_graph(idx: int, is_king: bool, occ: int, opp: int) -> dict[int, list[tuple[int, int]]]:
+    """The single capture steps the piece starting on idx can ever make in this capture, by the
+    enemy piece they jump: {piece bit: [(square index a, square index b), ...]}, each step once
+    (a step can be made either way).  Taken pieces stay on the board (Art. 14), so these do not
+    change during the capture; `occ` is the board without the capturing piece."""
+    edges: dict[int, list[tuple[int, int]]] = {}
+    seen = {idx}
+    todo = [idx]
+    while todo:
+        a = todo.pop()
+        for b, label in (_king_steps(a, 0, occ, opp) if is_king else _man_steps(a, 0, occ, opp)):
+            if a < b:
+                edges.setdefault(label, []).append((a, b))
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return edges
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,11 +334,77 @@ def _all_routes(idx: int, captured: int, path: tuple, occ: int, opp: int, king: 
     if (idx, captured) in visited:
         return
     visited.add((idx, captured))
+    if len(visited) > ROUTE_STATES:
+        raise CaptureSearchError("this position's captures are too many to list every route")
     if captured:
         out.setdefault((idx, captured), path)
     for land_idx, caught in (_king_steps(idx, captured, occ, opp) if king
                              else _man_steps(idx, captured, occ, opp)):
         _all_routes(land_idx, caught, path + (land_idx,), occ, opp, king, out, visited)
+
+
+def capture_route(men: int, kings: int, omen: int, okings: int, fi: int, ti: int,
+                  captured: int | None = None) -> tuple[RawMove, bool] | None:
+    """A capture route of the own piece on fi ending on ti, whatever its value, with whether a
+    king makes it: the one taking exactly `captured` when given, else one of the highest value
+    (a capture may stop short here: this explains irregular captures, Art. 11, 12, 27b).  None
+    when there is no such route.  Raises CaptureSearchError where neither search fits."""
+    low = 1 << fi
+    is_king = bool(kings & low)
+    if not (men | kings) & low:
+        return None
+    opp = omen | okings
+    occ = (men | kings | opp) ^ low
+    try:
+        found = _route_between(fi, ti, captured, occ, opp, okings, is_king)
+    except _TooManyRoutes:
+        edges = step_graph(fi, is_king, occ, opp)
+        max_loss = None
+        if captured is not None:
+            if captured & ~sum(edges):
+                return None
+            edges = {label: steps for label, steps in edges.items() if label & captured}
+            max_loss = 0
+        weights = {label: capture_value(label, okings) for label in edges}
+        _, routes = capture_sets.best_captures(fi, edges, weights, end=ti, max_loss=max_loss)
+        found = routes[0][1:] if routes else None
+    if found is None:
+        return None
+    return (fi, ti, found[0], found[1]), is_king
+
+
+def _route_between(fi: int, ti: int, wanted: int | None, occ: int, opp: int, okings: int,
+                   king: bool) -> tuple[int, tuple[int, ...]] | None:
+    """(captured bits, path) for `capture_route` by following routes; _TooManyRoutes when they
+    are more than ROUTE_STATES."""
+    visited: set = set()
+    best: list = [-1, None]
+
+    def walk(idx: int, captured: int, path: tuple) -> bool:
+        key = captured << 6 | idx
+        if key in visited:
+            return False
+        visited.add(key)
+        if len(visited) > ROUTE_STATES:
+            raise _TooManyRoutes
+        if captured and idx == ti:
+            if wanted is None:
+                value = capture_value(captured, okings)
+                if value > best[0]:
+                    best[0], best[1] = value, (captured, path)
+            elif captured == wanted:
+                best[1] = (captured, path)
+                return True
+        for land_idx, caught in (_king_steps(idx, captured, occ, opp) if king
+                                 else _man_steps(idx, captured, occ, opp)):
+            if wanted is not None and caught & ~wanted:
+                continue
+            if walk(land_idx, caught, path + (land_idx,)):
+                return True
+        return False
+
+    walk(fi, 0, ())
+    return best[1]
 
 
 def legal_moves(state: RawState) -> list[RawMove]:

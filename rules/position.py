@@ -8,13 +8,14 @@ move stack is `rules.game.Game`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from rules import fen as fenio
 from rules import movegen
 from rules.bitboard import BIT, BIT_INDEX, SQUARE_OF_INDEX, squares_of
-from rules.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError
+from rules.errors import (AmbiguousMoveError, CaptureSearchError, FenError, IllegalMoveError,
+                          InvalidMoveError)
 from rules.move import Move
 from rules.outcome import Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
@@ -32,6 +33,9 @@ class Position:
     """A position: pieces, side to move, both three-move counters and the seven-move count."""
 
     _state: movegen.RawState
+    #: The raw legal moves, worked out on first use: on a crowded board they cost seconds, and
+    #: parsing, explaining and judging a move each ask for them.
+    _legal: list | None = field(default=None, compare=False, repr=False)
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -150,14 +154,19 @@ class Position:
 
     # -- moves ----------------------------------------------------------------------------------
 
+    def _raw_legal(self) -> list[movegen.RawMove]:
+        if self._legal is None:
+            object.__setattr__(self, "_legal", movegen.legal_moves(self._state))
+        return self._legal
+
     def legal_moves(self) -> list[Move]:
         """All legal moves, captures with every landing square and the pieces they take."""
-        return [self._to_move(m) for m in movegen.legal_moves(self._state)]
+        return [self._to_move(m) for m in self._raw_legal()]
 
     def successors(self) -> list[tuple[Move, "Position"]]:
         """Every legal move with the position after it, working the moves out once."""
         return [(self._to_move(raw), Position(movegen.apply(self._state, raw)))
-                for raw in movegen.legal_moves(self._state)]
+                for raw in self._raw_legal()]
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
@@ -175,7 +184,7 @@ class Position:
     def _find_raw(self, move: Move) -> movegen.RawMove | None:
         fi, ti = BIT_INDEX[move.from_square], BIT_INDEX[move.to_square]
         cap = sum(BIT[s] for s in move.captured)
-        for raw in movegen.legal_moves(self._state):
+        for raw in self._raw_legal():
             if raw[0] == fi and raw[1] == ti and raw[2] == cap:
                 return raw
         return None
@@ -243,16 +252,18 @@ class Position:
         if piece.color is not me:
             return f"the piece on {frm} is {piece.color}'s and it is {me}'s move (Art. 27a)"
         men, kings, omen, okings, blocked = movegen.sides(self._state)
-        legal = movegen.legal_moves(self._state)
+        legal = self._raw_legal()
         fi, ti = BIT_INDEX[frm], BIT_INDEX[to]
         if legal and legal[0][2]:
             best = self._to_move(legal[0])
-            routes = [(raw, k) for raw, k in movegen.all_captures(men, kings, omen, okings)
-                      if raw[0] == fi and raw[1] == ti]
-            if not routes:
+            try:
+                route = movegen.capture_route(men, kings, omen, okings, fi, ti)
+            except CaptureSearchError:
+                return f"only a capture of the highest value is legal (Art. 10, 11): {self.move_text(best)}"
+            if route is None:
                 return (f"a capture is compulsory (Art. 10): {self.move_text(best)} takes "
                         f"{len(best.captured)}")
-            raw, is_king = routes[0]
+            raw, is_king = route
             top = movegen.capture_value(legal[0][2], okings)
             if movegen.capture_value(raw[2], okings) < top:
                 return (f"only a capture of the highest value is legal (Art. 11): "
@@ -277,7 +288,7 @@ class Position:
         me = self.turn
         if not (men | kings):
             return Outcome(Termination.NO_PIECES, me.other)
-        legal = movegen.legal_moves(state)
+        legal = self._raw_legal()
         if not legal:
             return Outcome(Termination.NO_LEGAL_MOVE, me.other)
         if not men and not omen and kings.bit_count() == 1 and okings.bit_count() == 1:
