@@ -451,8 +451,15 @@ def _arbiter_options(s: argparse.ArgumentParser) -> None:
     s.set_defaults(func=cmd_arbiter)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its mistakes in one line, as all of ours (argparse prints the usage too)."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Frisian draughts companion: rules, arbiter, camera.")
+    p = _Parser(prog=PROG, description="Frisian draughts companion: rules, arbiter, camera.")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("perft", help="count the leaves of the move tree: one line 'DEPTH LEAVES SECONDS' per depth")
     s.add_argument("depth", type=int)
