@@ -97,6 +97,15 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
     source.close()
     database = Path(options.database or config.paths.database)
     store = GameStore(database, exclusive=True)  # one service per store
+    try:
+        return _build(config, options, out, err, source, database, store)
+    except BaseException:
+        store.close()  # the companion that would have owned it was never made
+        raise
+
+
+def _build(config: Config, options: Options, out: TextIO, err: TextIO, source, database: Path,
+           store: GameStore) -> Companion:
     panel = panel_for(config, options.mock_pins)
     speech_config = config.speech
     if options.speech is not None:
@@ -120,7 +129,8 @@ def build(config: Config, options: Options, out: TextIO = sys.stdout, err: TextI
                           speaker=speaker, view=view, notifier=Notifier(),
                           still_s=config.vision.still_seconds, corner_46=corner,
                           state_dir=database.parent, markers=config.board.markers, start=start,
-                          start_now=options.start is not None, config_path=config.path)
+                          start_now=options.start is not None, config_path=config.path,
+                          owns_store=True)
     companion.button = button_for(config, companion, panel.pin_factory)
     if config.paths.pdn_folder:
         folder = Path(config.paths.pdn_folder)

@@ -159,16 +159,20 @@ class Companion:
                  notifier: Notifier | None = None, still_s: float = 0.1,
                  corner_46: int | None = None, state_dir: str | Path | None = None,
                  start: Position | None = None, markers: bool = False,
-                 start_now: bool = False, config_path: str | None = None) -> None:
+                 start_now: bool = False, config_path: str | None = None,
+                 owns_store: bool = False) -> None:
         """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
         through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks;
         ``markers``: four ArUco markers lie beside the board's corners (`vision.markers`).
         ``start``: the position new games begin from (default the start position);
         ``start_now``: it was given for this run (``run --start``), so a game in progress from
         another position is set aside unfinished rather than resumed (`open_game`);
-        ``config_path``: the configuration file, named in what the user is told to fix."""
+        ``config_path``: the configuration file, named in what the user is told to fix.
+        ``owns_store``: the store was opened for this companion (`device.app.build`), so `close`
+        closes it; otherwise whoever opened it closes it."""
         self.source = source
         self.store = store
+        self.owns_store = owns_store
         self.tags = dict(tags)
         self.panel = panel
         #: The move-complete button (`device.button.MoveButton`), when one is configured: set
@@ -759,3 +763,5 @@ class Companion:
                     log.exception("closing %s failed", type(sink).__name__)
         if self.view is not None:
             self.view.close()
+        if self.owns_store:
+            self.store.close()

@@ -93,5 +93,4 @@ def test_the_configured_button_is_wired_to_the_service(tmp_path):
         assert companion.commands.get_nowait() == "take_back"
     finally:
         companion.close()
-        companion.store.close()
     assert companion.button.closed

@@ -72,4 +72,3 @@ def test_the_configured_folder_is_used_beside_the_store(tmp_path):
             assert folders == ([expected] if expected else [])
         finally:
             companion.close()
-            companion.store.close()

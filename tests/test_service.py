@@ -379,4 +379,23 @@ def test_a_camera_that_hangs_stops_the_watchdog_so_systemd_restarts_the_service(
         camera.release.set()
         runner.join(30)
         c.close()
+        c.store.close()  # (the test opened it)
         sock.close()
+
+
+def test_whoever_opened_the_store_closes_it(tmp_path):
+    """A companion that `build` made closes the store opened for it, so that a second one can
+    take the same database in the same process; one given an open store leaves it open."""
+    from device.app import Options, build
+    from device.config import config_from_dict
+
+    config = config_from_dict({"speech": {"enabled": False}})
+    options = Options(source="render", database=str(tmp_path / "g.sqlite3"), mock_pins=True)
+    first = build(config, options)
+    first.close()
+    second = build(config, options)  # one service per store: this needs the first one's closed
+    second.close()
+    with GameStore(tmp_path / "mine.sqlite3") as store:
+        companion = Companion(source=RenderedSource(Game()), store=store, tags={"Event": "test"})
+        companion.close()
+        assert store.new_game({"Event": "after"}) >= 1  # still open for its opener

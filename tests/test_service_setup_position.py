@@ -208,8 +208,7 @@ def test_start_flag_overrides_the_configuration_for_one_run(tmp_path):
                               (config_from_dict({}), options)):
         c = build(config_, options_)
         built.append((c.start, c.start_now))
-        c.close()
-        c.store.close()  # one service per store at a time: the next build needs it free
+        c.close()  # and its store: one service per store at a time, the next build needs it
     assert built == [(SETUP, False), (other, True), (Position.start(), False)]
 
 
