@@ -130,7 +130,7 @@ def _build(config: Config, options: Options, out: TextIO, err: TextIO, source, d
                           still_s=config.vision.still_seconds, corner_46=corner,
                           state_dir=database.parent, markers=config.board.markers, start=start,
                           start_now=options.start is not None, config_path=config.path,
-                          owns_store=True)
+                          owns_store=True, corners=config.board.corners)
     companion.button = button_for(config, companion, panel.pin_factory)
     if config.paths.pdn_folder:
         folder = Path(config.paths.pdn_folder)

@@ -97,6 +97,9 @@ SET_UP_TRUST_S = 6.0
 #: feeding systemd's watchdog (a live camera gives several frames a second; a lost one raises
 #: and is reopened by `device.sources.CaptureThread`, which never blocks this long).
 CAMERA_HANG_S = 10.0
+#: How far (in squares) the board found near ``[board] corners`` may lie from them and still be
+#: taken for the configured place; farther, the camera or the board moved since they were saved.
+CORNERS_TOLERANCE = 0.5
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 
@@ -160,7 +163,7 @@ class Companion:
                  corner_46: int | None = None, state_dir: str | Path | None = None,
                  start: Position | None = None, markers: bool = False,
                  start_now: bool = False, config_path: str | None = None,
-                 owns_store: bool = False) -> None:
+                 owns_store: bool = False, corners: Sequence[Sequence[float]] = ()) -> None:
         """``panel`` is the LED `CounterPanel`, ``announcer`` the speech `Announcer` (speaking
         through ``speaker``), ``view`` the `TerminalView`; ``sinks`` are further event sinks;
         ``markers``: four ArUco markers lie beside the board's corners (`vision.markers`).
@@ -169,10 +172,14 @@ class Companion:
         another position is set aside unfinished rather than resumed (`open_game`);
         ``config_path``: the configuration file, named in what the user is told to fix.
         ``owns_store``: the store was opened for this companion (`device.app.build`), so `close`
-        closes it; otherwise whoever opened it closes it."""
+        closes it; otherwise whoever opened it closes it.  ``corners``: the board's four outer
+        corners in the picture (``[board] corners``, TL, TR, BR, BL), where it is looked for
+        first (`_configured_location`)."""
         self.source = source
         self.store = store
         self.owns_store = owns_store
+        self.corners = tuple(tuple(map(float, c)) for c in corners)
+        self._corners_misfit = False  # said once: the board is not where the corners say
         self.tags = dict(tags)
         self.panel = panel
         #: The move-complete button (`device.button.MoveButton`), when one is configured: set
@@ -429,24 +436,25 @@ class Companion:
         configured = self.configured_corner
         expected = board if board is not None else Position.start().pieces()
         by_board = None  # the watcher that learnt square 46's corner from the board
+        where = self._configured_location(image)
         if configured is None or self.watcher.config.corner_46 != configured:
-            calibration = self.watcher.calibrate(image, board=board)
+            calibration = self.watcher.calibrate(image, board=board, location=where)
         elif _half_turn(expected) == expected:
             try:
-                calibration = self.watcher.calibrate(image, board=board)
+                calibration = self.watcher.calibrate(image, board=board, location=where)
             except CalibrationError as e:
                 try:  # turned a quarter: the configured corner is a light square's
                     by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
-                    calibration = by_board.calibrate(image, board=board)
+                    calibration = by_board.calibrate(image, board=board, location=where)
                 except (BoardNotFound, CalibrationError):
                     raise e from None
         else:
             try:
                 by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
-                calibration = by_board.calibrate(image, board=board)
+                calibration = by_board.calibrate(image, board=board, location=where)
             except (BoardNotFound, CalibrationError):
                 by_board = None
-                calibration = self.watcher.calibrate(image, board=board)
+                calibration = self.watcher.calibrate(image, board=board, location=where)
         if not self.resumed:  # a resumed game's board may differ: the arbiter says how
             apart = _kinds_apart(calibration.colours, expected)
             trusted = (board is not None and now is not None and self._calibrate_since is not None
@@ -478,6 +486,28 @@ class Companion:
         symmetric = _half_turn(expected) == expected
         self._orientation_misfit(corner, symmetric)
         return calibration, symmetric
+
+    def _configured_location(self, image):
+        """The board where ``[board] corners`` puts it, fitted to this picture near there; None
+        when no corners are configured or the board is not there (the camera or the board moved
+        since they were saved: said once, and the board is then found by searching)."""
+        if not self.corners or self._corners_misfit:
+            return None
+        import numpy as np
+        from vision.locate import location_from_corners, refine_location
+
+        configured = location_from_corners(self.corners)
+        found = refine_location(image, configured)
+        if found is not None:
+            shift = np.linalg.norm(found.corners - configured.corners, axis=1).max()
+            if shift <= CORNERS_TOLERANCE * configured.square_px:
+                return found
+        self._corners_misfit = True
+        self._note(f"The board is not where board.corners in {self._config_name()} puts it (has "
+                   "the camera or the board moved?): finding it in the picture instead. Save "
+                   "its corners again, or set board.corners = [] to always find it",
+                   logging.WARNING)
+        return None
 
     def _orientation_misfit(self, corner: int, guessed: bool = False) -> None:
         """Say, at warning level, that the board stands otherwise than configured (square 46 at

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -399,3 +400,41 @@ def test_whoever_opened_the_store_closes_it(tmp_path):
         companion = Companion(source=RenderedSource(Game()), store=store, tags={"Event": "test"})
         companion.close()
         assert store.new_game({"Event": "after"}) >= 1  # still open for its opener
+
+
+def test_the_configured_corners_place_the_board_and_a_moved_board_is_found(tmp_path, monkeypatch, caplog):
+    """[board] corners: the board is taken from there, not searched for; where it is not there
+    (the camera moved since), that is said once and the board is found in the picture."""
+    import logging
+
+    import vision.calibration
+    from vision.locate import find_board
+
+    game = real_game()
+    probe = RenderedSource(game, fps=6, seed=5)
+    probe.open()
+    corners = find_board(probe.read().image).corners.tolist()  # as a calibration saved them
+    probe.close()
+
+    def run(where: Path, corners_) -> tuple[Companion, list[str]]:
+        where.mkdir()
+        c = companion(where, RenderedSource(game, fps=6, seed=5), corners=corners_)
+        with caplog.at_level(logging.WARNING, logger="device.service"):
+            caplog.clear()
+            c.run(threading.Event(), max_frames=90)
+        warned = [r.getMessage() for r in caplog.records if "board.corners" in r.getMessage()]
+        c.close()
+        c.store.close()
+        return c, warned
+
+    with monkeypatch.context() as m:
+        m.setattr(vision.calibration, "find_board", lambda *a, **k: pytest.fail("the board was searched for"))
+        placed, warned = run(tmp_path / "placed", corners)
+    assert placed._calibrated and not warned
+    played = placed.arbiter.game.move_texts()
+    assert played and played == game.move_texts()[:len(played)]
+
+    side = np.linalg.norm(np.subtract(corners[1], corners[0])) / 10
+    moved, warned = run(tmp_path / "moved", [[x + 3 * side, y] for x, y in corners])
+    assert moved._calibrated and len(warned) == 1, warned
+    assert moved.arbiter.game.move_texts() == played

@@ -455,6 +455,14 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
     return None, tried
 
 
+def location_from_corners(corners) -> BoardLocation:
+    """The location whose playing area has these four outer corners in the image (pixels, TL,
+    TR, BR, BL as `BoardLocation.corners`), as a calibration saved them."""
+    points = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), points.astype(np.float32))
+    return BoardLocation.from_homography(homography.astype(np.float64), 0, "configured")
+
+
 def refine_location(image: np.ndarray, previous: BoardLocation, *, work_px: int = 800
                     ) -> BoardLocation | None:
     """A quick search near a known location (the camera or the board moved a little): the

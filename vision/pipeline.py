@@ -173,12 +173,12 @@ class BoardWatcher:
         self._confirmed: dict[int, Piece] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
-    def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None
-                  ) -> Calibration:
+    def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
+                  location: BoardLocation | None = None) -> Calibration:
         """Learn the board's place, the colours, the orientation and a man's height from a
         frame of ``board`` (by default the start position: black men on 1-20, white on 31-50;
         a resumed game's or a set-up position otherwise), with no hand over it, and check that
-        the frame reads as that board."""
+        the frame reads as that board.  ``location``: where the board is (not searched for)."""
         if self.config.markers is not None and self.config.corner_46 is None:
             # the markers say where square 46 is: no convention on the pieces' colours needed
             fix = find_markers(frame, self.config.markers)
@@ -187,7 +187,8 @@ class BoardWatcher:
         expected = start_board() if board is None else dict(board)
         cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
                                       white_is_lighter=self.config.white_is_lighter,
-                                      man_height=self.config.man_height, board=expected)
+                                      man_height=self.config.man_height, board=expected,
+                                      location=location)
         location = cal.location
         self.calibration = cal
         self._location = location
