@@ -29,6 +29,7 @@ position is checked by the rules core, `rules.Position`).
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import re
 import tomllib
@@ -79,6 +80,7 @@ class SourceSpec:
 def parse_source(spec: str) -> SourceSpec:
     """``auto``, ``picamera2``, ``render``, ``camera:N``, ``video:PATH`` or ``folder:PATH``.
     Raises ValueError with the accepted forms."""
+    shown = _toml(spec)
     text = spec.strip()
     if text in ("auto", "picamera2", "render"):
         return SourceSpec(text)
@@ -86,12 +88,12 @@ def parse_source(spec: str) -> SourceSpec:
     if sep and kind == "camera":
         if arg.isdigit():
             return SourceSpec("camera", int(arg))
-        raise ValueError(f"{spec!r} names no camera: write camera:N with N the /dev/videoN number, e.g. camera:0")
+        raise ValueError(f"{shown} names no camera: write camera:N with N the /dev/videoN number, e.g. camera:0")
     if sep and kind in ("video", "folder"):
         if arg.strip():
             return SourceSpec(kind, arg.strip())
-        raise ValueError(f"{spec!r} has no path: write {kind}:PATH")
-    raise ValueError(f"{spec!r} is not a camera source: use {SOURCE_FORMS}")
+        raise ValueError(f"{shown} has no path: write {kind}:PATH")
+    raise ValueError(f"{shown} is not a camera source: use {SOURCE_FORMS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,16 +311,26 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
+#: How much of a wrong value an error shows: the line stays one readable line.
+SHOWN_CHARS = 60
+
+
 def _toml(value: Any) -> str:
+    """A value as TOML writes it, for an error line: control characters escaped (a newline in a
+    value would break the line), at most SHOWN_CHARS long."""
     if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(x) for x in value) + "]"
-    if isinstance(value, dict):
-        return "{...}"
-    return str(value)
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, list):
+        text = "[" + ", ".join(_toml(x) for x in value[:8]) + (", ...]" if len(value) > 8 else "]")
+    elif isinstance(value, dict):
+        text = "{...}"
+    elif isinstance(value, int) and value.bit_length() > 64:
+        text = f"(a number of about {int(value.bit_length() * 0.30103)} digits)"
+    else:
+        text = str(value)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
 
 
 def _keys(check: _Checker, section: str, table: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
@@ -529,6 +541,9 @@ def load_config(path: str | Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{where}: not valid TOML: {_toml_problem(e)}: fix that line (see config/default.toml)") from None
+    except ValueError:  # Python's own limit on the digits of an integer, met while parsing
+        raise ConfigError(f"{where}: a number with thousands of digits: no setting takes one; "
+                          "fix it (see config/default.toml)") from None
     return config_from_dict(data, where)
 
 

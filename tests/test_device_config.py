@@ -140,7 +140,7 @@ def test_button_zero_means_no_button(tmp_path):
     ("[pins]\nwhite_counter = [1, 2, 3]\n", "pins.white_counter[0] = 1 is not a GPIO pin"),
     ("[camera]\nfps = \"ten\"\n", "camera.fps = \"ten\" is not a number"),
     ("[camera]\nsorce = \"auto\"\n", "unknown key camera.sorce: did you mean camera.source?"),
-    ("[camera]\nsource = \"webcam\"\n", "camera.source = \"webcam\": 'webcam' is not a camera source: use auto, picamera2"),
+    ("[camera]\nsource = \"webcam\"\n", "camera.source = \"webcam\": \"webcam\" is not a camera source: use auto, picamera2"),
     ("[camera]\nsource = \"camera:x\"\n", "write camera:N"),
     ("[camera]\nresolution = 1280\n", "camera.resolution = 1280 is not a size: write [WIDTH, HEIGHT]"),
     ("[speech]\nlanguage = \"fy\"\n", "speech.language = \"fy\" is not one of en, nl"),
@@ -210,3 +210,21 @@ def test_the_web_section_defaults_to_every_interface_port_8080_and_no_controls(t
     assert (web.enabled, web.bind, web.port, web.token) == (True, "0.0.0.0", 8080, "")
     web = load_config(write(tmp_path, '[web]\nbind = "127.0.0.1"\nport = 0\ntoken = " 4321 "\n')).web
     assert (web.bind, web.port, web.token) == ("127.0.0.1", 0, "4321")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # found by tests/test_fuzz.py: a newline in a wrong value broke the one line
+    ('board = "a\\nb"\n', 'board = "a\\nb" is not a table'),
+    ("[camera]\nsource = \"" + "x" * 5000 + "\"\n", 'camera.source = "xxxx'),
+    # Python's own limit on an integer's digits met inside tomllib: a plain ValueError before
+    ("[camera]\nfps = " + "9" * 5000 + "\n", "a number with thousands of digits"),
+])
+def test_wild_values_still_give_one_short_line(tmp_path, text, expected):
+    message = error_of(tmp_path, text)
+    assert expected in message
+    assert len(message) < 400
+
+
+def test_a_huge_number_from_a_dict_gives_a_config_error():
+    with pytest.raises(ConfigError, match=r"camera.fps = \(a number of about 5000 digits\) is out of range"):
+        config_from_dict({"camera": {"fps": 10 ** 5000}})
