@@ -8,7 +8,7 @@ move stack is `rules.game.Game`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from rules import fen as fenio
@@ -33,9 +33,6 @@ class Position:
     """A position: pieces, side to move, both three-move counters and the seven-move count."""
 
     _state: movegen.RawState
-    #: The raw legal moves, worked out on first use: on a crowded board they cost seconds, and
-    #: parsing, explaining and judging a move each ask for them.
-    _legal: list | None = field(default=None, compare=False, repr=False)
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -154,19 +151,14 @@ class Position:
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def _raw_legal(self) -> list[movegen.RawMove]:
-        if self._legal is None:
-            object.__setattr__(self, "_legal", movegen.legal_moves(self._state))
-        return self._legal
-
     def legal_moves(self) -> list[Move]:
         """All legal moves, captures with every landing square and the pieces they take."""
-        return [self._to_move(m) for m in self._raw_legal()]
+        return [self._to_move(m) for m in movegen.legal_moves(self._state)]
 
     def successors(self) -> list[tuple[Move, "Position"]]:
         """Every legal move with the position after it, working the moves out once."""
         return [(self._to_move(raw), Position(movegen.apply(self._state, raw)))
-                for raw in self._raw_legal()]
+                for raw in movegen.legal_moves(self._state)]
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
@@ -184,7 +176,7 @@ class Position:
     def _find_raw(self, move: Move) -> movegen.RawMove | None:
         fi, ti = BIT_INDEX[move.from_square], BIT_INDEX[move.to_square]
         cap = sum(BIT[s] for s in move.captured)
-        for raw in self._raw_legal():
+        for raw in movegen.legal_moves(self._state):
             if raw[0] == fi and raw[1] == ti and raw[2] == cap:
                 return raw
         return None
@@ -252,7 +244,7 @@ class Position:
         if piece.color is not me:
             return f"the piece on {frm} is {piece.color}'s and it is {me}'s move (Art. 27a)"
         men, kings, omen, okings, blocked = movegen.sides(self._state)
-        legal = self._raw_legal()
+        legal = movegen.legal_moves(self._state)
         fi, ti = BIT_INDEX[frm], BIT_INDEX[to]
         if legal and legal[0][2]:
             best = self._to_move(legal[0])
@@ -288,7 +280,7 @@ class Position:
         me = self.turn
         if not (men | kings):
             return Outcome(Termination.NO_PIECES, me.other)
-        legal = self._raw_legal()
+        legal = movegen.legal_moves(self._state)
         if not legal:
             return Outcome(Termination.NO_LEGAL_MOVE, me.other)
         if not men and not omen and kings.bit_count() == 1 and okings.bit_count() == 1:
