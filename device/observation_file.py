@@ -28,7 +28,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator, TextIO
 
 from rules.observation import Observation, Settled, SquareReading, content_from_symbol
 from rules.outcome import RESULT_ALIASES, Termination
@@ -69,13 +69,39 @@ MAX_TIME = 1e11
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 
 
+#: The most items one file may hold: a long game needs under 2,000 settled boards; 5,000 take
+#: some ten seconds to judge and 40 MB to hold (issue 19: any input in 15 s and 500 MB).
+MAX_ITEMS = 5_000
+#: The longest line read: a board with every square's reading fits in 5,000 characters.
+MAX_LINE_CHARS = 100_000
+
+
+def lines_of(f: TextIO, name: str = "input") -> Iterator[str]:
+    """The lines of an open file, refusing (ObservationFileError) one longer than MAX_LINE_CHARS
+    before it is all in memory."""
+    n = 0
+    while True:
+        line = f.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        n += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise ObservationFileError(f"{name} line {n}: longer than {MAX_LINE_CHARS:,} characters: "
+                                       "write one observation per line")
+        yield line
+
+
 def read_lines(lines: Iterable[str], name: str = "input") -> list[tuple[int, Item]]:
-    """Every item of the file with its line number; raises on the first bad line."""
+    """Every item of the file with its line number; raises on the first bad line, and for a
+    file of more than MAX_ITEMS items."""
     items: list[tuple[int, Item]] = []
     for n, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue
+        if len(items) == MAX_ITEMS:
+            raise ObservationFileError(f"{name} line {n}: more than {MAX_ITEMS:,} observations: "
+                                       "judge one game per file")
         try:
             item = parse(text, first=not items)
         except ObservationFileError as e:

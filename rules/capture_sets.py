@@ -52,6 +52,8 @@ def best_captures(start: int, edges: dict[int, list[tuple[int, int]]], weights: 
     for lab in labels:
         for sq in {s for e in edges[lab] for s in e}:
             pending[sq] = pending.get(sq, 0) + 1
+    if end is not None and end != start and end not in pending:
+        return 0, []  # no step lands there
     search = _Search(start, labels, edges, weights, pending, [STEP_BUDGET] if budget is None else budget, end)
     if max_loss is not None:
         search.best_loss = max_loss
@@ -104,12 +106,18 @@ class _Search:
         self.found: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.chosen: list[tuple[int, int]] = []
         self.odd_done = 0  # settled squares other than the start with an odd number of steps
+        # with the end given: the parity each square must end with (odd: the start and the end,
+        # unless they are one square), and how many settled squares have the other
+        self.wanted = {sq: int((sq == start) != (sq == end)) for sq in self.parity} if end is not None else None
+        self.wrong_done = 0
 
     def run(self, total: int) -> None:
         self._decide(0, 0, 0)
 
     def _settle(self, squares, delta: int) -> bool:
         """Count a decided piece at its squares; False if a settled square breaks parity."""
+        if self.wanted is not None:
+            return self._settle_towards_end(squares, delta)
         ok = True
         for sq in squares:
             self.pending[sq] += delta
@@ -122,6 +130,17 @@ class _Search:
         elif self.pending.get(self.start, 0) == 0 and not self.parity[self.start] and self.odd_done:
             ok = False
         return ok
+
+    def _settle_towards_end(self, squares, delta: int) -> bool:
+        """`_settle` when the end is given: every settled square must have its wanted parity."""
+        for sq in squares:
+            self.pending[sq] += delta
+            if self.parity[sq] != self.wanted[sq]:
+                if delta < 0 and self.pending[sq] == 0:
+                    self.wrong_done += 1
+                elif delta > 0 and self.pending[sq] == 1:
+                    self.wrong_done -= 1
+        return not self.wrong_done
 
     def _decide(self, i: int, loss: int, taken: int) -> None:
         self.budget[0] -= 1

@@ -44,6 +44,22 @@ ROUTE_OVERFLOWS = 2
 class _TooManyRoutes(Exception):
     """The route search of one piece outgrew ROUTE_STATES."""
 
+
+#: The pieces whose route search outgrew ROUTE_STATES lately, as (square index, king, board
+#: without the piece, enemy pieces, enemy kings) -> their best captures, oldest first.  The one
+#: cache of this pure function: judging one board of a crowded position asks for its moves and
+#: capture routes several times, and each time the route search would spend its whole budget
+#: before handing over (about a second).  CROWDED_KEPT entries of a few moves each.
+_crowded: dict[tuple, list] = {}
+CROWDED_KEPT = 32
+
+
+def _remember_crowded(key: tuple, entries: list) -> list:
+    if len(_crowded) >= CROWDED_KEPT:
+        del _crowded[next(iter(_crowded))]
+    _crowded[key] = entries
+    return entries
+
 #: Signed shifts of a man's two forward diagonal steps.
 _WHITE_FORWARD = (-6, -5)
 _BLACK_FORWARD = (5, 6)
@@ -231,13 +247,17 @@ def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) 
             low = pieces & -pieces
             pieces ^= low
             idx = low.bit_length() - 1
-            try:
-                if overflows >= ROUTE_OVERFLOWS:
-                    raise _TooManyRoutes
-                entries = routes(idx, 0, occ ^ low, opp, okings, {})
-            except _TooManyRoutes:
-                overflows += 1
-                entries = _entries_by_sets(idx, is_king, occ ^ low, opp, okings, budget)
+            key = (idx, is_king, occ ^ low, opp, okings)
+            entries = _crowded.get(key)
+            if entries is None:
+                try:
+                    if overflows >= ROUTE_OVERFLOWS:
+                        raise _TooManyRoutes
+                    entries = routes(idx, 0, occ ^ low, opp, okings, {})
+                except _TooManyRoutes:
+                    overflows += 1
+                    entries = _remember_crowded(
+                        key, _entries_by_sets(idx, is_king, occ ^ low, opp, okings, budget))
             for entry in entries:
                 value, captured = entry[0], entry[1]
                 if not captured or value < best or (value == best and by_king and not is_king):
@@ -356,6 +376,8 @@ def capture_route(men: int, kings: int, omen: int, okings: int, fi: int, ti: int
     opp = omen | okings
     occ = (men | kings | opp) ^ low
     try:
+        if (fi, is_king, occ, opp, okings) in _crowded:
+            raise _TooManyRoutes  # known: straight to the search by pieces taken
         found = _route_between(fi, ti, captured, occ, opp, okings, is_king)
     except _TooManyRoutes:
         edges = step_graph(fi, is_king, occ, opp)

@@ -270,17 +270,28 @@ def read_games(source: str | TextIO, visitor: type[Visitor] = GameBuilder) -> It
         yield v.end_game()
 
 
-def read_file(path: str) -> list[ReadGame]:
+def read_file(path: str, max_chars: int | None = None) -> list[ReadGame]:
     """Every game of a PDN file.  An unreadable file raises PdnError naming it."""
+    return list(iter_file(path, max_chars))
+
+
+def iter_file(path: str, max_chars: int | None = None) -> Iterator[ReadGame]:
+    """The games of a PDN file one by one, so that only one is held at a time.  PdnError for an
+    unreadable file, one of more than `max_chars` characters (when given), or one without games."""
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
+            text = f.read() if max_chars is None else f.read(max_chars + 1)
+            if max_chars is not None and len(text) > max_chars:
+                raise PdnError(f"{path}: more than {max_chars:,} characters of PDN: split the file "
+                               "(the games of one event or round at a time)")
     except OSError as e:
         raise PdnError(f"cannot read {path}: {e.strerror or e}") from None
-    games = list(read_games(text))
-    if not games:
+    found = False
+    for read in read_games(text):
+        found = True
+        yield read
+    if not found:
         raise PdnError(f"{path}: no game found (expected PDN: tags in [brackets], then moves)")
-    return games
 
 
 def write_game(game: Game, width: int = 79) -> str:

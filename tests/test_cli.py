@@ -235,7 +235,8 @@ def _after_one_move_then(tmp_path, bad: str):
     ('{"declare": 5}', '"declare"'),
     ('{"declare": "1-0", "time": 1e999}', '"time"'),
     ('{"board": "{M}", "time": 1' + "0" * 5000 + '}', "not JSON"),
-    ('[' * 100000 + ']' * 100000, "not JSON"),
+    ('[' * 40000 + ']' * 40000, "not JSON"),
+    ('[' * 100000 + ']' * 100000, "longer than 100,000 characters"),
 ])
 def test_arbitrate_ordinary_json_values_get_one_line_naming_line_and_field(tmp_path, line, field):
     """Issue 19, item 4: any JSON value gives one line naming the line and the field, status 2,
@@ -295,3 +296,62 @@ def test_no_speech_is_logged_as_the_flag_not_the_configuration_key(tmp_path):
     assert r.returncode == 0, r.stderr
     said = [line for line in r.stderr.splitlines() if "speech is off" in line]
     assert len(said) == 1 and "--no-speech" in said[0] and "speech.enabled" not in said[0]
+
+
+# -- any input within 15 s and 500 MB (issue 19) ---------------------------------------------------
+
+EXTREME_FEN = "W:W50:B7,9,11,12,13,14,16,18,20,21,22,23,24,27,29,31,32,33,34,36,38,40,41,42,43,44,K47,K49"
+
+
+def test_check_refuses_a_pdn_file_over_its_limit_in_one_line(tmp_path):
+    from device.cli import MAX_PDN_CHARS
+
+    games = (DATA / "lidraughts-frisian.pdn").read_text(encoding="utf-8")
+    path = tmp_path / "big.pdn"
+    path.write_text(games * (MAX_PDN_CHARS // len(games) + 1), encoding="utf-8")
+    for command in (["check"], ["replay", "--pdn"]):
+        r = run(*command, str(path))
+        assert r.returncode == 2 and not r.stdout
+        assert r.stderr.count("\n") == 1 and "more than 1,000,000 characters of PDN: split the file" in r.stderr
+
+
+def test_arbitrate_refuses_too_many_observations_before_judging_any(tmp_path):
+    from device.observation_file import MAX_ITEMS
+    from rules.position import Position
+
+    board = _board(Position.start())
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(json.dumps({"board": board, "time": t}) for t in range(MAX_ITEMS + 1)) + "\n")
+    r = run("arbitrate", str(path))
+    assert r.returncode == 2 and not r.stdout
+    assert r.stderr == f"frisian-companion: error: {path} line {MAX_ITEMS + 1}: more than 5,000 observations: judge one game per file\n"
+
+
+def test_arbitrate_refuses_an_overlong_line_without_reading_it_all(tmp_path):
+    path = tmp_path / "wide.jsonl"
+    path.write_text('{"board": "' + "." * 300_000 + '"}\n')
+    r = run("arbitrate", str(path))
+    assert r.returncode == 2
+    assert r.stderr == f"frisian-companion: error: {path} line 1: longer than 100,000 characters: write one observation per line\n"
+
+
+def test_arbitrate_explains_a_wrong_capture_in_the_extreme_position(tmp_path):
+    """A man facing 28 pieces takes 25 where 26 are due: Art. 11, named with the right capture
+    (the explanation once listed every route of the position: millions)."""
+    from rules.position import Position
+
+    start = Position.from_fen(EXTREME_FEN)
+    short = next(m for m in start.legal_moves() if m.to_square == 10)
+    pieces = dict(start.pieces())
+    man = pieces.pop(50)
+    for square in short.captured[:-1]:
+        pieces.pop(square)
+    pieces[10] = man  # the last piece of the due capture left standing
+    board = "".join("." if pieces.get(s) is None else
+                    ("W" if pieces[s].king else "w") if pieces[s].color.is_white else
+                    ("B" if pieces[s].king else "b") for s in range(1, 51))
+    path = _observation_file(tmp_path, [{"start": EXTREME_FEN}, {"board": board, "time": 3}])
+    r = run("arbitrate", str(path))
+    assert r.returncode == 0, r.stderr
+    assert (f"line 3: irregular (Art. 27b): 50x10 takes 26; too few pieces were taken off: "
+            f"{short.captured[-1]} still stand") in r.stdout

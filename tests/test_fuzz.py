@@ -287,7 +287,7 @@ def test_cli_check_and_replay_of_any_pdn(text, command):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "games.pdn"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
-        code, _, err = _cli(command, str(path))
+        code, _, err = _cli(*(["check"] if command == "check" else ["replay", "--pdn"]), str(path))
     _one_line_or_fine(code, err, ok=(0, 1))
 
 

@@ -119,3 +119,31 @@ def test_a_position_beyond_both_searches_is_refused_with_a_value_error(monkeypat
     with pytest.raises(CaptureSearchError, match="too many to work out") as caught:
         position.legal_moves()
     assert isinstance(caught.value, ValueError)
+
+
+def test_capture_routes_by_pieces_taken_agree_with_the_route_search(monkeypatch):
+    """capture_route both ways on every 50th reference position with a capture: for each piece
+    and each square it can stop on, the same best value, and every (end, taken) found both ways."""
+    cases = [c for c in _reference_lines()[::50] if any(m["captured"] for m in c["moves"])]
+    checked = 0
+    routes = movegen.ROUTE_STATES
+    for case in cases:
+        monkeypatch.setattr(movegen, "ROUTE_STATES", routes)
+        men, kings, omen, okings, _ = movegen.sides(Position.from_fen(case["fen"])._state)
+        seen = movegen.all_captures(men, kings, omen, okings)
+        queries = {(raw[0], raw[1]) for raw, _ in seen} | {(raw[0], 27) for raw, _ in seen}
+        for limit in (routes, 0):
+            monkeypatch.setattr(movegen, "ROUTE_STATES", limit)
+            best = {}
+            for fi, ti in sorted(queries):
+                found = movegen.capture_route(men, kings, omen, okings, fi, ti)
+                best[fi, ti] = None if found is None else movegen.capture_value(found[0][2], okings)
+            exact = [movegen.capture_route(men, kings, omen, okings, raw[0], raw[1], raw[2]) is not None
+                     for raw, _ in seen]
+            if limit:
+                expected_best, expected_exact = best, exact
+            else:
+                assert best == expected_best, case["fen"]
+                assert exact == expected_exact == [True] * len(seen), case["fen"]
+        checked += len(queries)
+    assert checked > 100
