@@ -34,12 +34,13 @@ import numpy as np
 
 from device.config import SOURCE_FORMS, SourceSpec, parse_source
 from device.errors import SourceError
+from vision.imagefile import ImageFileError, read_image_file
 
 log = logging.getLogger(__name__)
 
 #: OpenCV's log level for errors only (cv::utils::logging::LOG_LEVEL_ERROR, the same in 4.6 and 5).
 OPENCV_LOG_LEVEL_ERROR = 2
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")  # those vision.imagefile reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,9 +222,10 @@ class ImageFolderSource:
         while self._next < len(self._files):
             path = self._files[self._next]
             self._next += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                log.warning("%s: skipping %s: not a picture OpenCV can read", self.name, path.name)
+            try:
+                image = read_image_file(path)
+            except (ImageFileError, OSError) as e:
+                log.warning("%s: skipping %s: %s", self.name, path.name, e)
                 continue
             frame = Frame(image, self._count / self.fps, self._count)
             self._count += 1

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.colours import brighten
+from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
 from vision.kings import KingEvidence, king_evidence, limit_warning
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
@@ -69,17 +70,21 @@ def _load(source: str | Path | np.ndarray) -> np.ndarray:
             img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
         if img.ndim != 3 or img.shape[2] not in (3, 4) or img.size == 0:
             raise ImageReadError(f"not an image array (shape {img.shape})")
+        if img.shape[0] * img.shape[1] > MAX_PIXELS:
+            raise ImageReadError(f"an image of {img.shape[1]} x {img.shape[0]} pixels is more than "
+                                 f"the {MAX_PIXELS // 1_000_000} megapixels this program reads")
         if img.shape[2] == 4:
             img = img[:, :, :3]
         return np.ascontiguousarray(img, dtype=np.uint8)
     path = Path(source)
     if not path.is_file():
         raise ImageReadError(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise ImageReadError(f"{path}: not an image OpenCV can read (use JPEG or PNG)")
-    return img
+    try:
+        return read_image_file(path)
+    except ImageFileError as e:
+        raise ImageReadError(str(e)) from None
+    except OSError as e:
+        raise ImageReadError(f"{path}: cannot be read: {e.strerror or e}") from None
 
 
 def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None = None,
