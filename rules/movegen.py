@@ -32,20 +32,36 @@ from rules.bitboard import (
 RawState = tuple[int, int, int, int, bool, int, int, int]
 RawMove = tuple[int, int, int, tuple[int, ...]]
 
-#: Partial routes (square, pieces taken) one piece's route search may hold before its captures
-#: are worked out by `rules.capture_sets` instead: about 45 MB and 1-4 s.  Ordinary games need a
-#: few hundred; a man on 50 facing 28 pieces would need 3.9 million (1.7 GB).
-ROUTE_STATES = 100_000
-#: After this many pieces of one side outgrew ROUTE_STATES, the rest go to `rules.capture_sets`
-#: at once, so that one move generation stays within about ten seconds.
+#: Partial routes (square, pieces taken) a piece's route search holds at first.  Ordinary games
+#: need a few hundred; past this the piece's captures are worked out as `_crowded_entries` says.
+FIRST_ROUTE_STATES = 5_000
+#: The most partial routes one piece's route search may hold: about 130 MB and 1.5-4 s.  A man
+#: on 50 facing 28 pieces would need 3.9 million (1.7 GB); a lone king among 19 pieces, 130,000.
+ROUTE_STATES = 300_000
+#: At most this many average steps per enemy piece, the step graph counts as crowded:
+#: `rules.capture_sets` is tried before the long route search (it is quick when each piece can
+#: be jumped few ways; a king on an open board has many landing squares per piece).
+CROWDED_STEPS = 1.5
+#: After this many pieces of one side needed the long route search, the rest are worked out by
+#: `rules.capture_sets` only, so that one move generation stays within about ten seconds.
 ROUTE_OVERFLOWS = 2
 
 
 class _TooManyRoutes(Exception):
-    """The route search of one piece outgrew ROUTE_STATES."""
+    """The route search of one piece outgrew its limit."""
 
 
-#: The pieces whose route search outgrew ROUTE_STATES lately, as (square index, king, board
+class _Memo(dict):
+    """The route search's memo, with the number of entries it may hold."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+
+#: The pieces whose route search outgrew FIRST_ROUTE_STATES lately, as (square index, king, board
 #: without the piece, enemy pieces, enemy kings) -> their best captures, oldest first.  The one
 #: cache of this pure function: judging one board of a crowded position asks for its moves and
 #: capture routes several times, and each time the route search would spend its whole budget
@@ -136,7 +152,7 @@ def _man_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo: 
                         out[k] = (value, entry[1], entry[2], (land_idx, entry))
     result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
     memo[key] = result
-    if len(memo) > ROUTE_STATES:
+    if len(memo) > memo.limit:
         raise _TooManyRoutes
     return result
 
@@ -164,7 +180,7 @@ def _king_routes(idx: int, captured: int, occ: int, opp: int, okings: int, memo:
                     out[k] = (value, entry[1], entry[2], (land_idx, entry))
     result = list(out.values()) if out else [(capture_value(captured, okings), captured, idx, None)]
     memo[key] = result
-    if len(memo) > ROUTE_STATES:
+    if len(memo) > memo.limit:
         raise _TooManyRoutes
     return result
 
@@ -251,13 +267,11 @@ def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) 
             entries = _crowded.get(key)
             if entries is None:
                 try:
-                    if overflows >= ROUTE_OVERFLOWS:
-                        raise _TooManyRoutes
-                    entries = routes(idx, 0, occ ^ low, opp, okings, {})
+                    entries = routes(idx, 0, occ ^ low, opp, okings, _Memo(FIRST_ROUTE_STATES))
                 except _TooManyRoutes:
+                    entries = _remember_crowded(key, _crowded_entries(
+                        idx, is_king, occ ^ low, opp, okings, routes, budget, overflows < ROUTE_OVERFLOWS))
                     overflows += 1
-                    entries = _remember_crowded(
-                        key, _entries_by_sets(idx, is_king, occ ^ low, opp, okings, budget))
             for entry in entries:
                 value, captured = entry[0], entry[1]
                 if not captured or value < best or (value == best and by_king and not is_king):
@@ -270,11 +284,29 @@ def _best_captures(capturers: int, kings: int, opp: int, occ: int, okings: int) 
     return found
 
 
-def _entries_by_sets(idx: int, is_king: bool, occ: int, opp: int, okings: int, budget: list[int]) -> list:
-    """The route entries of the best captures of the piece on idx, worked out from the pieces
-    taken (`rules.capture_sets`): for a crowded board, where the route search outgrows
-    ROUTE_STATES.  Same captures, one route each."""
+def _crowded_entries(idx: int, is_king: bool, occ: int, opp: int, okings: int, routes,
+                     budget: list[int], long_routes: bool) -> list:
+    """The route entries of the best captures of a piece with more than FIRST_ROUTE_STATES
+    partial routes: by `rules.capture_sets` and by the route search up to ROUTE_STATES (unless
+    not `long_routes`), the one likelier to be quick first (CROWDED_STEPS).  Both give the same
+    captures; CaptureSearchError when neither fits its limit."""
     edges = step_graph(idx, is_king, occ, opp)
+    by_sets = lambda: _entries_by_sets(idx, edges, okings, budget)  # noqa: E731
+    by_routes = lambda: routes(idx, 0, occ, opp, okings, _Memo(ROUTE_STATES))  # noqa: E731
+    crowded = sum(map(len, edges.values())) <= CROWDED_STEPS * len(edges)
+    ways = [by_sets] if not long_routes else [by_sets, by_routes] if crowded else [by_routes, by_sets]
+    for way in ways:
+        try:
+            return way()
+        except (_TooManyRoutes, CaptureSearchError):
+            continue
+    raise CaptureSearchError("this position's captures are too many to work out within the "
+                             "companion's time and memory limits")
+
+
+def _entries_by_sets(idx: int, edges: dict, okings: int, budget: list[int]) -> list:
+    """The route entries of the best captures of the piece on idx worked out from the pieces
+    taken (`rules.capture_sets`), one route each."""
     weights = {label: capture_value(label, okings) for label in edges}
     value, found = capture_sets.best_captures(idx, edges, weights, budget=budget)
     entries = []

@@ -1,8 +1,9 @@
 """Capture search on crowded boards (issue 19): the same legal moves within time and memory.
 
 The route search (rules.movegen) memoises partial routes; where one piece has more than
-ROUTE_STATES of them, its captures are worked out from the pieces taken (rules.capture_sets).
-Both must give exactly the moves of the references (tests/data/README.md)."""
+FIRST_ROUTE_STATES of them, its captures are worked out from the pieces taken (rules.capture_sets)
+or by a longer route search.  Both must give exactly the moves of the references
+(tests/data/README.md)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from tests.conftest import DATA
 from tests.helpers import move_set
 
 EXTREME = json.loads((DATA / "extreme-captures.json").read_text())["positions"]
-#: Found by searching for slow positions: a lone king whose route search outgrows ROUTE_STATES
-#: and whose captures need more than STEP_BUDGET choices in rules.capture_sets.
+#: Found by searching for slow positions: a lone king with 120,000 partial routes whose captures
+#: need more than STEP_BUDGET choices in rules.capture_sets.
 BEYOND = "W:WK50:B9,11,12,13,14,K18,20,23,27,29,31,34,K38,40,41,K42,43,44,K47,K6"
 
 
@@ -76,7 +77,9 @@ def _reference_lines():
 def test_captures_from_the_pieces_taken_agree_with_the_references(monkeypatch, fixtures):
     """With no room for routes every capture is worked out by rules.capture_sets: one position in
     ten of the 3,300 (Scan 3.1, py-draughts) and the hand-checked capture fixtures."""
+    monkeypatch.setattr(movegen, "FIRST_ROUTE_STATES", 0)
     monkeypatch.setattr(movegen, "ROUTE_STATES", 0)
+    monkeypatch.setattr(movegen, "_crowded", {})
     cases = [c for c in _reference_lines()[::10] if any(m["captured"] for m in c["moves"])]
     cases += [{"fen": c["fen"], "moves": c["expected_unique_moves"]} for c in fixtures["capture_rule_tests"]]
     wrong = []
@@ -114,7 +117,9 @@ def test_a_capture_route_ends_where_asked_or_takes_exactly_what_is_asked(monkeyp
 
 def test_a_position_beyond_both_searches_is_refused_with_a_value_error(monkeypatch):
     monkeypatch.setattr(capture_sets, "STEP_BUDGET", 2_000)
+    monkeypatch.setattr(movegen, "FIRST_ROUTE_STATES", 1_000)
     monkeypatch.setattr(movegen, "ROUTE_STATES", 2_000)
+    monkeypatch.setattr(movegen, "_crowded", {})
     position = Position.from_fen(BEYOND)
     with pytest.raises(CaptureSearchError, match="too many to work out") as caught:
         position.legal_moves()
