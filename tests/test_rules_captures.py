@@ -21,8 +21,9 @@ from tests.conftest import DATA
 from tests.helpers import move_set
 
 EXTREME = json.loads((DATA / "extreme-captures.json").read_text())["positions"]
-#: Found by searching for slow positions: a lone king with 120,000 partial routes whose captures
-#: need more than STEP_BUDGET choices in rules.capture_sets.
+#: Found by searching for slow positions: a lone king with some 250,000 partial routes whose
+#: captures need more than 200,000 choices in rules.capture_sets (it fits ROUTE_STATES: the test
+#: below cuts the limits to see the refusal).
 BEYOND = "W:WK50:B9,11,12,13,14,K18,20,23,27,29,31,34,K38,40,41,K42,43,44,K47,K6"
 
 
