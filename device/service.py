@@ -92,7 +92,6 @@ SPREAD_SQUARES = 3
 #: square's look tells, is taken even when its kinds do not stand apart (`_calibration`).
 SET_UP_TRUST_S = 6.0
 
-#: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 #: A camera whose read has not returned for this long (seconds) hangs: the service stops
 #: feeding systemd's watchdog (a live camera gives several frames a second; a lost one raises
 #: and is reopened by `device.sources.CaptureThread`, which never blocks this long).
@@ -100,6 +99,7 @@ CAMERA_HANG_S = 10.0
 #: How far (in squares) the board found near ``[board] corners`` may lie from them and still be
 #: taken for the configured place; farther, the camera or the board moved since they were saved.
 CORNERS_TOLERANCE = 0.5
+#: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 
