@@ -99,6 +99,15 @@ CAMERA_HANG_S = 10.0
 #: How far (in squares) the board found near ``[board] corners`` may lie from them and still be
 #: taken for the configured place; farther, the camera or the board moved since they were saved.
 CORNERS_TOLERANCE = 0.5
+#: A resumed game's board is learnt (calibrated) from a picture that has stood still this long
+#: (seconds): frames this far apart or more, each like the one before it.  "Like": no more than
+#: `STILL_SHARE` of a `STILL_THUMB_PX` wide, blurred grey thumbnail changed by more than
+#: `STILL_DELTA` grey levels (a hand, a piece carried; not the sensor's noise, a camera shaking
+#: by a pixel or the exposure drifting a little).
+CALIBRATE_STILL_S = 0.3
+STILL_THUMB_PX = 160
+STILL_DELTA = 12
+STILL_SHARE = 0.002
 #: The configuration's board.orientation -> the image corner index (TL, TR, BR, BL) of square 46.
 CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
@@ -311,6 +320,9 @@ class Companion:
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
         self._set_up_hinted = False
+        # the board is learnt only once the picture has stood still (`_standing_still`)
+        self._thumb: "np.ndarray | None" = None
+        self._still_since: float | None = None
 
     def _saved_corner(self) -> tuple[int | None, bool]:
         """The saved corner of square 46 (None: none saved), and whether it was only the
@@ -368,6 +380,8 @@ class Companion:
 
         board = self._calibrate_board
         now = frame.time if frame.time is not None else time.monotonic()
+        if self.resumed and not self._standing_still(frame.image, now):
+            return
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(frame.image, board, now)
         except (BoardNotFound, CalibrationError) as e:
@@ -417,6 +431,30 @@ class Companion:
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
+
+    def _standing_still(self, image, now: float) -> bool:
+        """Whether the picture has stood still for `CALIBRATE_STILL_S` up to this frame (every
+        frame since the stretch's first like the one before it): a resumed game's board is
+        learnt from a frame with no hand moving over it.  It was learnt from the first frame
+        that showed the board, after a restart with a player's hand carrying the man it had
+        lifted: that man's square and those under the hand learnt wrong looks, a dozen squares
+        read wrong from then on and no move was recorded again.  (A new game's board must show
+        its start or set-up position, which a hand over it does not: `_kinds_apart`.)"""
+        import cv2
+        import numpy as np
+
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        width = STILL_THUMB_PX
+        height = max(1, round(gray.shape[0] * width / gray.shape[1]))
+        thumb = cv2.GaussianBlur(cv2.resize(gray, (width, height), interpolation=cv2.INTER_AREA),
+                                 (3, 3), 0).astype(np.int16)
+        previous, self._thumb = self._thumb, thumb
+        if previous is None or previous.shape != thumb.shape \
+                or float(np.mean(np.abs(thumb - previous) > STILL_DELTA)) > STILL_SHARE:
+            self._still_since = now  # the still stretch can begin with this frame
+            return False
+        since = self._still_since if self._still_since is not None else now
+        return now - since >= CALIBRATE_STILL_S - 1e-9
 
     def _calibration(self, image, board, now: float | None = None):
         """Calibrate the watcher on ``board`` (None: the start position) in ``image``: the
