@@ -402,8 +402,8 @@ def _code(e: sqlite3.Error) -> str:
 
 def _damaged(path: str, detail: str) -> str:
     return (f"the game store {path} is damaged ({detail}): it is not read, so that no game is "
-            f"given back short. Keep the file for repair (sqlite3 {path} .recover), move it "
-            "aside, and start again: a new store is made")
+            f"given back short. Move it aside and start again (a new store is made); its games "
+            f"can be copied out with: sqlite3 {path} .dump | sqlite3 REPAIRED.sqlite3")
 
 
 #: SQLite errors that are the store failing while the program works (`StoreFault`, exit status

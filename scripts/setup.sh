@@ -14,7 +14,8 @@ extras=""
 system_packages=(python3-venv espeak-ng alsa-utils systemd)
 # The club's-screen tests drive Debian's chromium with Playwright (no browser download), and
 # the tests' second venv runs on the Pi's own OpenCV, numpy and aiohttp.
-[ -n "$extras" ] && system_packages+=(chromium python3-opencv python3-numpy python3-aiohttp)
+# sqlite3 is the repair a damaged store's message names (tested).
+[ -n "$extras" ] && system_packages+=(chromium python3-opencv python3-numpy python3-aiohttp sqlite3)
 
 say() { echo "setup: $*" >&2; }
 
