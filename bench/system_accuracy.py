@@ -209,7 +209,13 @@ def _inject(game, rng):
 
 
 def _pace_name(pace) -> str:
+    if pace.pause_s[1] <= BLITZ_PAUSE_S:
+        return "blitz"
     return "quick" if pace.quick_play else ("slow" if not pace.clear_pauses else "normal")
+
+
+#: A pace whose pauses are all this short (seconds) is blitz (`renderer.sequence.Pace.blitz`).
+BLITZ_PAUSE_S = 0.55
 
 
 def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False,
@@ -297,8 +303,9 @@ BUCKETS = {
     "shake>=0.25px": lambda r: r["shake_px"] >= 0.25,
     "dim": lambda r: r["exposure"] < 0.8,
     "bright": lambda r: r["exposure"] >= 0.8,
+    "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
-    "normal": lambda r: r["pace"] != "quick",
+    "normal": lambda r: r["pace"] not in ("quick", "blitz"),
     **{f"{fps} fps": (lambda r, fps=fps: r["fps"] == fps) for fps in (6, 10, 15)},
 }
 

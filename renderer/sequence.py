@@ -150,6 +150,10 @@ def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
 
 
+#: The share of quick games that `Pace.random` draws as blitz (`Pace.blitz`).
+BLITZ_SHARE = 0.25
+
+
 @dataclass(frozen=True)
 class Pace:
     """How quickly the players play, and their habits at the board.
@@ -204,10 +208,25 @@ class Pace:
                    carry_off=0.3)
 
     @classmethod
+    def blitz(cls) -> "Pace":
+        """Blitz, or time trouble: pauses of 0.2-0.5 s, quick hands, and most replies made
+        before the board was seen still, so that several plies may go by with a hand always
+        over or beside the board (found on `altrender`'s quick players: eight to seventeen
+        plies without a still board, which no catch-up search of `rules.arbiter.RECOVERY_PLIES`
+        spans)."""
+        return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
+                   carry_off=0.3)
+
+    @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
-        """Quick play (six games in ten) or club play at an ordinary pace, its habits varied."""
-        base = cls.quick() if rng.random() < 0.6 else cls.normal()
+        """Quick play (six games in ten) or club play at an ordinary pace, its habits varied;
+        one game in `BLITZ_SHARE` of the quick ones is blitz (`blitz`).  (The blitz draw comes
+        last, so that the other games keep the pace they were drawn before it was added.)"""
+        quick = rng.random() < 0.6
+        base = cls.quick() if quick else cls.normal()
         k = rng.uniform(0.6, 1.4, 3)
+        if quick and rng.random() < BLITZ_SHARE:
+            base = cls.blitz()
         return replace(base, early_reply=float(min(1.0, base.early_reply * k[0])),
                        rest=float(min(1.0, base.rest * k[1])), slide=float(min(1.0, base.slide * k[2])))
 

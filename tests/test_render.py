@@ -458,3 +458,18 @@ def test_a_player_may_carry_captured_men_to_the_table_one_at_a_time():
                               pace=replace(pace, carry_off=0.0), behaviour=CameraBehaviour.still(),
                               end_s=0.5))
     assert not [f for f in frames if not f.hand and sum(sq in f.pieces for sq in (34, 23)) == 1]
+
+
+def test_blitz_leaves_plies_without_a_still_board() -> None:
+    """`Pace.blitz` (found on `altrender`'s quick players): most replies come before the board
+    was seen still, so plies go by with a hand always in the picture; the default pace draws it
+    for some quick games, so the benches measure it."""
+    game = _game(*GAME)
+    frames = list(game_frames(game.start, game, fps=10, seed=3, pace=Pace.blitz(),
+                              behaviour=STILL))
+    _check_sequence(frames, game.positions, early_replies=True)
+    settled_plies = {f.ply for f in frames if f.settled}
+    assert len(settled_plies) < len(game.positions)  # a ply never seen still
+    paces = [Pace.random(np.random.default_rng(s)) for s in range(40)]
+    assert any(p == replace(Pace.blitz(), early_reply=p.early_reply, rest=p.rest, slide=p.slide)
+               for p in paces)
