@@ -26,7 +26,7 @@ from device.errors import GPIOError, WebError
 from device.leds import CounterPanel
 from device.live import LiveState
 from device.notify import Notifier
-from device.pdn_folder import PdnFolder
+from device.pdn_folder import PdnFolder, folder_of
 from device.render_source import RenderedSource, load_game
 from device.service import CORNER_OF_ORIENTATION, Companion
 from device.sources import open_source
@@ -132,10 +132,8 @@ def _build(config: Config, options: Options, out: TextIO, err: TextIO, source, d
                           start_now=options.start is not None, config_path=config.path,
                           owns_store=True, corners=config.board.corners)
     companion.button = button_for(config, companion, panel.pin_factory)
-    if config.paths.pdn_folder:
-        folder = Path(config.paths.pdn_folder)
-        if not folder.is_absolute():
-            folder = database.parent / folder  # beside the store, as the calibration is
+    folder = folder_of(config.paths.pdn_folder, database)  # beside the store, as the calibration
+    if folder is not None:
         companion.sinks.append(PdnFolder(folder, store, lambda: companion.game_id))
     if config.web.enabled:
         try:

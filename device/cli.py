@@ -401,6 +401,7 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
     """declare, new-game, tags: to the running service (its page's API, with [web] token), or,
     when none runs, to the store's game in progress."""
     from device.commands import check_declare, check_fen, check_tags, on_store
+    from device.pdn_folder import PdnFolder, folder_of
     from device.store import GameStore
 
     config = _config(args.config, "WARNING")
@@ -441,7 +442,12 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
     try:
         kw = {"result": args.result, "reason": args.reason} if args.command == "declare" else \
             {"values": body.get("tags")}
+        game_id = store.game_in_progress()
         out.write(on_store(store, args.command, **kw) + "\n")
+        folder = folder_of(config.paths.pdn_folder, database)
+        if args.command == "declare" and game_id is not None and folder is not None:
+            # the game ended here, not in the service: its file is written as the service would
+            PdnFolder(folder, store, lambda: game_id).write(game_id)
     finally:
         store.close()
     return 0

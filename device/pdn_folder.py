@@ -21,6 +21,14 @@ from rules.events import Event, GameOver
 log = logging.getLogger(__name__)
 
 
+def folder_of(configured: str, database: str | Path) -> Path | None:
+    """The folder ``[paths] pdn_folder`` names (None: none), beside the store unless absolute."""
+    if not configured:
+        return None
+    folder = Path(configured)
+    return folder if folder.is_absolute() else Path(database).parent / folder
+
+
 class PdnFolder:
     """Writes each finished game of ``store`` into ``folder`` (made when first needed);
     ``game_id`` gives the game being played (it changes at each new game)."""
@@ -39,6 +47,11 @@ class PdnFolder:
         game_id = self.game_id()
         if game_id is None:
             return
+        self.write(game_id)
+
+    def write(self, game_id: int) -> None:
+        """Write game ``game_id`` as it stands in the store (atomically); a folder it cannot
+        write is logged, never raised: the game is safe in the store."""
         path = self.path_of(game_id)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)

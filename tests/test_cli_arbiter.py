@@ -53,6 +53,20 @@ def test_declare_on_the_store_ends_the_game_so_the_next_run_begins_a_new_one(tmp
     assert r.returncode == 2 and "no game in progress" in r.stderr and r.stderr.count("\n") == 1
 
 
+def test_a_result_declared_on_the_store_writes_the_game_into_the_pdn_folder(tmp_path):
+    """With no service running, ``declare`` ends the game in the store, and ``[paths]
+    pdn_folder`` gets its file as when the service ends a game (it got none)."""
+    database = tmp_path / "games.sqlite3"
+    game_id = store_with_a_game(database, plies=4)
+    cfg = config(tmp_path, free_port())
+    cfg.write_text(cfg.read_text() + 'pdn_folder = "finished"\n')
+    r = cli("declare", "1-0", "--reason", "resignation", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    written = (tmp_path / "finished" / f"game-{game_id:04d}.pdn").read_text()
+    assert '[Result "1-0"]' in written and written.rstrip().endswith("1-0")
+    assert real_game(4).move_texts()[3] in written
+
+
 def test_tags_and_new_game_on_the_store(tmp_path):
     database = tmp_path / "games.sqlite3"
     game_id = store_with_a_game(database)
