@@ -398,9 +398,9 @@ def _to_service(url: str, path: str, body: dict, token: str) -> dict | None:
 
 
 def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
-    """declare, new-game, tags: to the running service (its page's API, with [web] token), or,
-    when none runs, to the store's game in progress."""
-    from device.commands import check_declare, check_fen, check_tags, on_store
+    """declare, new-game, tags, take-back, adjourn, resume: to the running service (its page's
+    API, with [web] token), or, when none runs, to the store (take-back needs the service)."""
+    from device.commands import check_declare, check_fen, check_tags, on_store, resume_on_store
     from device.pdn_folder import PdnFolder, folder_of
     from device.store import GameStore
 
@@ -411,6 +411,10 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
     elif args.command == "new-game":
         check_fen(args.start, "--start")
         path, body = "api/new-game", {"fen": args.start}
+    elif args.command in ("take-back", "adjourn"):
+        path, body = f"api/{args.command}", {}
+    elif args.command == "resume":
+        path, body = "api/resume", {"game": args.game}
     else:
         given = {name: value for name, value in (("White", args.white), ("Black", args.black),
                                                  ("Event", args.event), ("Round", args.round),
@@ -429,12 +433,21 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(f"game {answer['game']}: {answer['result']} ({answer['termination']})\n")
             elif args.command == "new-game":
                 out.write(f"game {answer} begun by the service at {url}\n")
+            elif args.command == "take-back":
+                out.write(f"the last move taken back: {answer} moves recorded\n")
+            elif args.command == "adjourn":
+                out.write(f"game {answer['game']} adjourned at {answer['fen']}\n")
+            elif args.command == "resume":
+                out.write(f"game {answer} resumed by the service at {url}: set up its position\n")
             else:
                 out.write(f"game {answer['game']}: " + ", ".join(
                     f"{k} = {v}" for k, v in body["tags"].items()) + "\n")
             return 0
     if args.command == "new-game" and args.start:
         raise UsageError("no service runs: give the position to the next run (run --start FEN)")
+    if args.command == "take-back":
+        raise UsageError("no service runs: a move is taken back by the running service (its "
+                         "arbiter holds the position and the counters); start it, then take back")
     database = args.database or config.paths.database
     if not os.path.exists(database):
         raise UsageError(f"no game store at {database}: give --database or set paths.database")
@@ -443,6 +456,9 @@ def cmd_arbiter(args: argparse.Namespace, out: TextIO) -> int:
         kw = {"result": args.result, "reason": args.reason} if args.command == "declare" else \
             {"values": body.get("tags")}
         game_id = store.game_in_progress()
+        if args.command == "resume":
+            out.write(resume_on_store(store, args.game) + "\n")
+            return 0
         out.write(on_store(store, args.command, **kw) + "\n")
         folder = folder_of(config.paths.pdn_folder, database)
         if args.command == "declare" and game_id is not None and folder is not None:
@@ -516,6 +532,13 @@ def build_parser() -> argparse.ArgumentParser:
     _arbiter_options(s)
     s = sub.add_parser("new-game", help="begin a new game (an unfinished one is set aside, result *)")
     s.add_argument("--start", metavar="FEN", help="from this set-up position (running service only)")
+    _arbiter_options(s)
+    s = sub.add_parser("take-back", help="take back the last move (the running service)")
+    _arbiter_options(s)
+    s = sub.add_parser("adjourn", help="adjourn the game in progress (result *, to resume later)")
+    _arbiter_options(s)
+    s = sub.add_parser("resume", help="go on with an adjourned game (its position set up on the board)")
+    s.add_argument("game", type=int, help="the adjourned game's number (export --list shows them)")
     _arbiter_options(s)
     s = sub.add_parser("tags", help="set PDN tags of the game in progress (player names, event, round, board)")
     for flag in ("white", "black", "event", "round", "board"):

@@ -270,8 +270,8 @@ def submit(companion: "Companion", request: Request) -> Future:
 
 
 def on_store(store: GameStore, command: str, **kw: Any) -> str:
-    """Apply ``command`` (tags, new-game, declare) to the store's game in progress when no
-    service runs: one line saying what was done."""
+    """Apply ``command`` (tags, new-game, declare, adjourn) to the store's game in progress
+    when no service runs: one line saying what was done."""
     game_id = store.game_in_progress()
     if command == "new-game":
         if game_id is None:
@@ -290,4 +290,27 @@ def on_store(store: GameStore, command: str, **kw: Any) -> str:
         result, termination = check_declare(kw["result"], kw["reason"])
         store.finish(game_id, result, termination.value)
         return f"game {game_id}: {result} ({termination.value})"
+    if command == "adjourn":
+        moves = len(store.moves(game_id))
+        if not moves:
+            raise CommandError(f"game {game_id} has no move yet: there is nothing to adjourn")
+        store.finish(game_id, "*", ADJOURNED)
+        return f"game {game_id} adjourned after {moves} moves: the next run begins a new game"
     raise CommandError(f"unknown command {command!r}")
+
+
+def resume_on_store(store: GameStore, game_id: int) -> str:
+    """Make adjourned game ``game_id`` the store's game in progress, for the next run to resume
+    (one line saying so); a game in progress is set aside as the service's `resume` does it."""
+    try:
+        game = store.game(game_id)
+    except StoreError as e:
+        raise CommandError(str(e)) from None
+    if game.termination != ADJOURNED or game.result != "*":
+        raise CommandError(f"game {game_id} was not adjourned")
+    current = store.game_in_progress()
+    if current is not None and current != game_id and not store.remove_unplayed(current):
+        store.finish(current, "*", "unterminated")
+    store.reopen(game_id)
+    return (f"game {game_id} is in progress again: the next run resumes it "
+            f"(set up its position on the board)")

@@ -112,3 +112,43 @@ def test_against_the_running_service_with_the_configured_token(tmp_path):
         r = cli("new-game", "--config", str(cfg))
         assert r.returncode == 0 and "begun by the service" in r.stdout
         assert wait_for(lambda: state(c)["game"]["id"] != first)
+
+
+def test_take_back_adjourn_and_resume_against_the_running_service(tmp_path):
+    """The page's other controls from the command line: take back the last move, adjourn the
+    game, resume it (the service then looks for its position on the board)."""
+    port = free_port()
+    with served(tmp_path, real_game(4), port=port) as c:
+        assert wait_for(lambda: (s := state(c)) is not None and len(s["moves"]) == 4, timeout=120)
+        cfg = config(tmp_path, port)
+        game = c.game_id
+        r = cli("take-back", "--config", str(cfg))
+        assert r.returncode == 0 and r.stdout == "the last move taken back: 3 moves recorded\n", r.stderr
+        assert len(c.store.moves(game)) == 3
+        r = cli("adjourn", "--config", str(cfg))
+        assert r.returncode == 0 and r.stdout.startswith(f"game {game} adjourned at "), r.stderr
+        assert c.store.game(game).result == "*" and c.game_id != game
+        r = cli("resume", str(game), "--config", str(cfg))
+        assert r.returncode == 0 and f"game {game} resumed" in r.stdout, r.stderr
+        assert wait_for(lambda: c.game_id == game and c.resumed)
+
+
+def test_adjourn_and_resume_on_the_store_and_take_back_needs_the_service(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    game_id = store_with_a_game(database, plies=3)
+    cfg = config(tmp_path, free_port())  # no service listens there
+    r = cli("take-back", "--config", str(cfg))
+    assert r.returncode == 2 and "no service runs" in r.stderr and r.stderr.count("\n") == 1
+    r = cli("adjourn", "--config", str(cfg))
+    assert r.returncode == 0 and r.stdout == \
+        f"game {game_id} adjourned after 3 moves: the next run begins a new game\n", r.stderr
+    with GameStore(database) as store:
+        assert store.game_in_progress() is None
+        other = store.new_game({"Event": "t"})  # the next run's game, nothing played yet
+    r = cli("resume", str(game_id), "--config", str(cfg))
+    assert r.returncode == 0 and "next run resumes it" in r.stdout, r.stderr
+    with GameStore(database) as store:
+        assert store.game_in_progress() == game_id and len(store.moves(game_id)) == 3
+        assert other not in [g.id for g in store.games()]  # unplayed: removed
+    r = cli("resume", str(game_id), "--config", str(cfg))
+    assert r.returncode == 2 and "was not adjourned" in r.stderr
