@@ -203,13 +203,28 @@ def cmd_arbitrate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
-    from vision.read import format_json, format_text, read_image
+    from vision.read import (CORNER_46_OF_WHITE_AT, format_json, format_text, position_fen,
+                             read_image)
 
     reading = read_image(args.image, debug_dir=args.debug)
+    fen = None
+    if args.fen or args.white_at:
+        corner = CORNER_46_OF_WHITE_AT[args.white_at] if args.white_at else reading.corner_46
+        if corner is None:
+            raise UsageError(f"{args.image}: the picture does not say where square 46 is: give "
+                             "--white-at bottom, top, left or right (White's side in the "
+                             "picture), or place the markers")
+        fen = position_fen(reading, corner, "W" if args.turn == "white" else "B")
     if args.json:
-        out.write(json.dumps(format_json(reading)) + "\n")
+        out.write(json.dumps({**format_json(reading), **({"fen": fen} if fen else {})}) + "\n")
+    elif args.fen:
+        for warning in reading.warnings:
+            print(f"{PROG}: warning: {warning}", file=sys.stderr)
+        print(f"{PROG}: warning: one photo does not yet tell a king from a man surely: check "
+              "the kings and mark them by hand (K before the square, e.g. WK28)", file=sys.stderr)
+        out.write(fen + "\n")
     else:
-        out.write(format_text(reading) + "\n")
+        out.write(format_text(reading) + (f"\nposition: {fen}" if fen else "") + "\n")
     if args.debug:
         print(f"{PROG}: pictures of each stage are in {args.debug}", file=sys.stderr)
     return 0
@@ -553,6 +568,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("image", help="a photo or frame (JPEG, PNG, ...)")
     s.add_argument("--json", action="store_true", help="one JSON object instead of text")
     s.add_argument("--debug", metavar="DIR", help="write pictures of each stage into DIR")
+    s.add_argument("--fen", action="store_true",
+                   help="print only the position as a FEN (for run --start); needs the markers or --white-at")
+    s.add_argument("--white-at", choices=("bottom", "top", "left", "right"),
+                   help="White's side of the board in the picture (the lighter pieces are White's)")
+    s.add_argument("--turn", choices=("white", "black"), default="white",
+                   help="the side to move in the FEN (default white)")
     s.set_defaults(func=cmd_read)
     s = sub.add_parser("markers", help="write a printable sheet of the four ArUco markers placed beside the board's corners")
     s.add_argument("out", metavar="OUT.png", help="the sheet to write (PNG, A4 at 300 dpi)")

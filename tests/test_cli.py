@@ -355,3 +355,30 @@ def test_arbitrate_explains_a_wrong_capture_in_the_extreme_position(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (f"line 3: irregular (Art. 27b): 50x10 takes 26; too few pieces were taken off: "
             f"{short.captured[-1]} still stand") in r.stdout
+
+
+def test_read_fen_gives_the_position_for_run_start(tmp_path):
+    """Issue 16: `read --fen` prints the photo's position in draughts terms, square 46's corner
+    from --white-at (White's side in the picture), ready for `run --start`.  A side a quarter
+    turn off puts square 46 on a light square: one line, status 2; so does a photo that does
+    not say where square 46 is."""
+    import cv2
+    from renderer.render import Camera, Lighting, Renderer, Style
+    from rules.position import Position
+    position = Position.from_fen("W:W27,28,32,33,37,38,42,43,46:B6,7,11,12,16,17,19,23")
+    frame = Renderer().render(position.pieces(), Camera(tilt_deg=30.0, yaw_deg=20.0, distance_mm=800.0),
+                              Style(), Lighting(), seed=3)
+    assert frame.corner_46 == 3  # square 46 at the bottom-left: White plays from the bottom
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), frame.image)
+    r = run("read", str(photo), "--fen", "--white-at", "bottom")
+    assert r.returncode == 0, r.stderr
+    assert Position.from_fen(r.stdout.strip()) == position
+    r = run("read", str(photo), "--fen", "--white-at", "bottom", "--turn", "black")
+    assert r.returncode == 0 and Position.from_fen(r.stdout.strip()).turn.name == "BLACK"
+    r = run("read", str(photo), "--fen", "--white-at", "top")  # turned: men on their far row
+    assert r.returncode == 2 and "White's side" in r.stderr and r.stderr.count("\n") == 1
+    r = run("read", str(photo), "--fen", "--white-at", "left")
+    assert r.returncode == 2 and "light square" in r.stderr and r.stderr.count("\n") == 1
+    r = run("read", str(photo), "--fen")
+    assert r.returncode == 2 and "--white-at" in r.stderr and r.stderr.count("\n") == 1

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.calibration import Orientation
 from vision.colours import brighten
 from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
 from vision.kings import KingEvidence, king_evidence, limit_warning
@@ -182,6 +183,39 @@ def format_text(reading: ImageReading) -> str:
     for wn in reading.warnings:
         out.append("warning: " + wn)
     return "\n".join(out)
+
+
+#: Where White's men start in the picture (``read --white-at``) -> square 46's image corner
+#: (0 TL, 1 TR, 2 BR, 3 BL): square 46 is White's left-hand corner seen from White's side.
+CORNER_46_OF_WHITE_AT = {"bottom": 3, "top": 1, "left": 0, "right": 2}
+
+
+def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
+    """The reading as a position (PDN FEN, kings marked): square 46 at image corner
+    ``corner_46`` (0 TL, 1 TR, 2 BR, 3 BL), the lighter pieces White's, ``turn`` ("W" or "B")
+    to move.  Raises `ImageReadError` when the picture cannot be that position: square 46's
+    corner a light square there (a quarter turn off), or pieces on light squares."""
+    orientation = Orientation.from_corner_46(corner_46)
+    if orientation.dark_parity != reading.dark_parity:
+        raise ImageReadError(f"square 46 cannot be at the {CORNER_NAMES[corner_46]} of this "
+                             "picture: that corner is a light square (a quarter turn off)")
+    if reading.pieces_on_light:
+        raise ImageReadError(f"{reading.pieces_on_light} piece(s) stand on light squares: the "
+                             "picture shows no position (see the warnings)")
+    sides: dict[str, list[str]] = {"W": [], "B": []}
+    for sq, (r, c) in enumerate(orientation.square_cells(), start=1):
+        ch = reading.grid[r][c]
+        if ch != ".":
+            sides["W" if ch.lower() == "w" else "B"].append(("K" if ch.isupper() else "") + str(sq))
+    fen = f"{turn}:W{','.join(sides['W'])}:B{','.join(sides['B'])}"
+    from rules.errors import FenError
+    from rules.position import Position
+    try:
+        Position.from_fen(fen)
+    except FenError as e:  # (men on their far row: White's side given wrongly, or misread)
+        raise ImageReadError(f"the position read is not one the rules allow ({e}): is White's "
+                             "side given rightly?") from None
+    return fen
 
 
 def format_json(reading: ImageReading) -> dict[str, Any]:
