@@ -247,6 +247,20 @@ def camera_still() -> Request:
     return Request("camera", _camera_action)
 
 
+def _turn_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+    try:
+        corner = companion.turn_reading()
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    return [], {"corner_46": ("top-left", "top-right", "bottom-right", "bottom-left")[corner]}
+
+
+def turn() -> Request:
+    """Read the board a half turn round, White's and Black's pieces swapped (before the first
+    move: `device.service.Companion.turn_reading`)."""
+    return Request("turn", _turn_action)
+
+
 def adjourn() -> Request:
     """Adjourn the game (result ``*``, Termination ``adjourned``) and begin a new one; `resume`
     goes on with it later."""

@@ -559,6 +559,30 @@ class Companion:
                    f"{where}{also}. Following the board; fix it in {self._config_name()}: "
                    f"board.orientation = \"{where}\"", logging.WARNING)
 
+    def turn_reading(self) -> int:
+        """The arbiter's correction, before the first move: the board is read a half turn off
+        (White's and Black's pieces swapped: the lighter-pieces convention, or a configured
+        corner, wrong for this board).  Vision reads it turned from now on, the convention
+        swaps for the next games, and the corner is saved; a configured corner that this
+        contradicts is named with its fix.  Returns square 46's image corner now.  Raises
+        ValueError before the board is found or once a move is recorded (take it back first,
+        or begin a new game)."""
+        if not self._calibrated or self.watcher is None or self.watcher.calibration is None:
+            raise ValueError("the board is not found yet: nothing to turn")
+        if self.arbiter.game.ply:
+            raise ValueError("moves are recorded: take them back, or begin a new game, first")
+        corner = self.watcher.turn_half_round().orientation.corner_46
+        self.white_is_lighter = not self.white_is_lighter
+        self._orientation_guessed = False
+        self._configured_unconfirmed = False
+        self._save_corner(corner)
+        if self.configured_corner is not None and self.configured_corner != corner:
+            self._orientation_misfit(corner)
+        else:
+            self._note(f"Turned by the arbiter: White's pieces are the {self._lighter_or_darker()}"
+                       f" ones here; square 46 is at the {_CORNER_NAMES[corner]} of the picture")
+        return corner
+
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"
 

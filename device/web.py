@@ -10,7 +10,7 @@ and forwards, it never decides:
   ``/api/events`` (server-sent events) gets the whole state, so a page that reconnects is
   complete at once.  A slow page skips states it had no time for, never delays the others.
 - the arbiter's controls (``POST /api/tags``, ``/api/new-game``, ``/api/take-back``,
-  ``/api/declare``, ``/api/adjourn``, ``/api/resume``) need the configured token (``[web] token``): in an ``Authorization:
+  ``/api/declare``, ``/api/adjourn``, ``/api/resume``, ``/api/turn``) need the configured token (``[web] token``): in an ``Authorization:
   Bearer`` header, or in the cookie the page gets after the PIN was entered
   (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
   the controls are off: 403.  A command is built and checked here and queued to the service's
@@ -218,6 +218,7 @@ class WebServer:
             web.post("/api/declare", self._declare),
             web.post("/api/adjourn", self._adjourn),
             web.post("/api/resume", self._resume),
+            web.post("/api/turn", self._turn),
             web.get("/api/adjourned", self._adjourned),
             web.get("/board.svg", self._board),
             web.get("/camera.jpg", self._camera_still),
@@ -457,6 +458,9 @@ class WebServer:
 
     async def _adjourn(self, request: web.Request) -> web.Response:
         return await self._control(request, lambda body: commands.adjourn())
+
+    async def _turn(self, request: web.Request) -> web.Response:
+        return await self._control(request, lambda body: commands.turn())
 
     async def _resume(self, request: web.Request) -> web.Response:
         return await self._control(request, lambda body: commands.resume(body.get("game")))

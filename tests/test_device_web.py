@@ -303,3 +303,25 @@ def test_an_adjourned_game_is_resumed_from_the_board_showing_its_position(tmp_pa
         assert call(url + "api/adjourned")[1] == []
         assert call(url + "api/take-back", "POST", {}, bearer())[0] == 200
         assert len(c.store.moves(first)) == PLIES - 1
+
+
+def test_the_arbiter_turns_a_reading_that_swapped_white_and_black(tmp_path):
+    """Issue 17: the orientation corrected from the page.  Before the first move the arbiter
+    says the board is read a half turn off (the lighter pieces are Black's here): vision reads
+    it turned from then on, and the next games take the darker pieces for White's.  Once a move
+    is recorded it is refused (take it back, or begin a new game)."""
+    with served(tmp_path, real_game(0)) as c:
+        assert wait_for(lambda: state(c) is not None and state(c)["status"] == "playing", timeout=60)
+        url = c.web.url
+        before, lighter = c.watcher.calibration.orientation.corner_46, c.white_is_lighter
+        assert call(url + "api/turn", "POST", {})[0] == 401
+        status, answer, _ = call(url + "api/turn", "POST", {}, bearer())
+        assert status == 200, answer
+        corner = c.watcher.calibration.orientation.corner_46
+        assert corner == (before + 2) % 4 and c.white_is_lighter is not lighter
+        assert answer["answer"]["corner_46"] == ("top-left", "top-right", "bottom-right",
+                                                 "bottom-left")[corner]
+    with served(tmp_path, real_game(2), database=tmp_path / "other.sqlite3") as c:
+        assert wait_for(lambda: state(c) is not None and len(state(c)["moves"]) == 2, timeout=120)
+        status, answer, _ = call(c.web.url + "api/turn", "POST", {}, bearer())
+        assert status == 409 and "moves are recorded" in answer["error"]

@@ -14,6 +14,7 @@ const WORDS = {
     take_back: "Take back the last move", resignation: "resignation", agreement: "draw agreed",
     time: "time", arbiter_decision: "arbiter's decision", declare: "Declare the result",
     new_game: "New game", logout: "Lock", adjourn: "Adjourn", resume: "Resume",
+    turn: "White and Black swapped: turn the reading",
     no_adjourned: "no adjourned game", camera: "Camera view (for placing the camera)",
     refresh: "Refresh", every_second: "every second", left: "moves left", wrong_pin: "Wrong PIN",
     done: "Done", round_prefix: "round", board_prefix: "board",
@@ -33,6 +34,7 @@ const WORDS = {
     take_back: "Laatste zet terugnemen", resignation: "opgave", agreement: "remise overeengekomen",
     time: "tijd", arbiter_decision: "beslissing van de arbiter", declare: "Uitslag vastleggen",
     new_game: "Nieuwe partij", logout: "Sluiten", adjourn: "Afbreken", resume: "Hervatten",
+    turn: "Wit en zwart verwisseld: de lezing draaien",
     no_adjourned: "geen afgebroken partij", camera: "Camerabeeld (om de camera te plaatsen)",
     refresh: "Vernieuwen", every_second: "elke seconde", left: "zetten over", wrong_pin: "Verkeerde PIN",
     done: "Gedaan", round_prefix: "ronde", board_prefix: "bord",
@@ -266,6 +268,7 @@ function wire() {
     }
   });
   $("take-back").addEventListener("click", () => command("/api/take-back"));
+  $("turn").addEventListener("click", () => command("/api/turn"));
   $("adjourn").addEventListener("click", async () => { await command("/api/adjourn"); adjourned(); });
   $("resume").addEventListener("click", async () => {
     const game = parseInt($("resume-game").value, 10);
