@@ -44,14 +44,34 @@ def _position(fen: str | None) -> Position:
     return Position.start() if fen is None else Position.from_fen(fen)
 
 
+#: perft stops before a depth that would take the count over this many seconds (issue 19:
+#: any input, from any command, in under 15 s); each depth takes some eight times the last.
+PERFT_MAX_S = 15.0
+
+
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     if args.depth < 1:
         raise UsageError("perft DEPTH must be 1 or more")
+    if args.max_seconds < 0:
+        raise UsageError("--max-seconds must be 0 (no limit) or more")
     position = _position(args.fen)
+    start = time.perf_counter()
+    done: list[tuple[int, float]] = []  # (leaves, seconds) of each depth counted
     for depth in range(1, args.depth + 1):
+        if args.max_seconds and len(done) >= 2 and done[-2][0]:
+            # the next depth costs about as many times the last as the last had leaves more
+            # than the one before it (the time per leaf barely changes)
+            (before, _), (last, seconds) = done[-2], done[-1]
+            expected = seconds * last / before
+            spent = time.perf_counter() - start
+            if spent + expected > args.max_seconds:
+                raise UsageError(f"depth {depth} would take about {expected:.0f} s more, over "
+                                 f"--max-seconds {args.max_seconds:g}: stopped after depth "
+                                 f"{depth - 1} (give --max-seconds 0 for no limit)")
         t0 = time.perf_counter()
         leaves = perft(position, depth)
-        out.write(f"{depth} {leaves} {time.perf_counter() - t0:.3f}\n")
+        done.append((leaves, time.perf_counter() - t0))
+        out.write(f"{depth} {leaves} {done[-1][1]:.3f}\n")
         out.flush()
     return 0
 
@@ -503,6 +523,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("perft", help="count the leaves of the move tree: one line 'DEPTH LEAVES SECONDS' per depth")
     s.add_argument("depth", type=int)
+    s.add_argument("--max-seconds", type=float, default=PERFT_MAX_S,
+                   help=f"stop before a depth that would take the whole count over this "
+                        f"(default {PERFT_MAX_S:g}; 0: no limit)")
     s.add_argument("--fen", help="start from this position (default: the normal start)")
     s.set_defaults(func=cmd_perft)
     s = sub.add_parser("moves", help="list the legal moves of a position")

@@ -24,6 +24,17 @@ def test_perft_prints_one_line_per_depth():
     assert all(float(s) >= 0 for _, _, s in lines)
 
 
+def test_perft_stops_before_a_depth_that_would_take_too_long():
+    """Issue 19: any input in under 15 s.  A typed depth of 12 ran for hours; the count stops,
+    with what it has printed and one line saying why, before a depth that the last ones say
+    would take it over --max-seconds (default 15)."""
+    r = run("perft", "12", "--max-seconds", "0.2")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "over --max-seconds 0.2" in r.stderr and "--max-seconds 0 for no limit" in r.stderr
+    lines = [line.split() for line in r.stdout.splitlines()]
+    assert 2 <= len(lines) < 12 and [int(d) for d, _, _ in lines] == list(range(1, len(lines) + 1))
+
+
 def test_perft_from_a_fen():
     r = run("perft", "2", "--fen", "W:W46-50:B1-5")
     assert [line.split()[1] for line in r.stdout.splitlines()] == ["9", "81"]
