@@ -559,6 +559,13 @@ class Companion:
                    f"{where}{also}. Following the board; fix it in {self._config_name()}: "
                    f"board.orientation = \"{where}\"", logging.WARNING)
 
+    def _read_turned(self) -> int:
+        """Vision reads the board a half turn round from now on (sides swapped); square 46's
+        image corner now, saved."""
+        corner = self.watcher.turn_half_round().orientation.corner_46
+        self._save_corner(corner)
+        return corner
+
     def turn_reading(self) -> int:
         """The arbiter's correction, before the first move: the board is read a half turn off
         (White's and Black's pieces swapped: the lighter-pieces convention, or a configured
@@ -571,11 +578,10 @@ class Companion:
             raise ValueError("the board is not found yet: nothing to turn")
         if self.arbiter.game.ply:
             raise ValueError("moves are recorded: take them back, or begin a new game, first")
-        corner = self.watcher.turn_half_round().orientation.corner_46
+        corner = self._read_turned()
         self.white_is_lighter = not self.white_is_lighter
         self._orientation_guessed = False
         self._configured_unconfirmed = False
-        self._save_corner(corner)
         if self.configured_corner is not None and self.configured_corner != corner:
             self._orientation_misfit(corner)
         else:
@@ -605,9 +611,7 @@ class Companion:
         if not shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed):
             return settled
         turned = settled.turned()
-        calibration = self.watcher.turn_half_round()
-        corner = calibration.orientation.corner_46
-        self._save_corner(corner)
+        corner = self._read_turned()
         if self._configured_unconfirmed:
             # square 46's corner was configured a half turn off: the board is followed
             self._configured_unconfirmed = False

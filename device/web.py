@@ -46,7 +46,7 @@ import time
 from concurrent.futures import Future
 from email.utils import formatdate, parsedate_to_datetime
 from importlib import resources
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from aiohttp import web
 
@@ -387,11 +387,28 @@ class WebServer:
         response.del_cookie(COOKIE, path="/")
         return response
 
-    async def _control(self, request: web.Request, build: Callable[[dict], Request]) -> web.Response:
+    def _refused(self, request: web.Request) -> web.Response | None:
+        """The answer to an arbiter's request without the right to make it (None: it has it)."""
         if not self.config.token:
             return _error(403, "the controls are off: set [web] token in the configuration")
         if not self.authorised(request):
             return _error(401, "the arbiter's PIN or token is needed")
+        return None
+
+    async def _applied(self, command: Request) -> Any:
+        """``command``'s answer once the service's loop has applied it; its `CommandError` as
+        raised, and `asyncio.TimeoutError` (the command withdrawn) after `COMMAND_TIMEOUT_S`."""
+        future = self.submit(command)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            future.cancel()
+            raise
+
+    async def _control(self, request: web.Request, build: Callable[[dict], Request]) -> web.Response:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
         body = await _json_body(request)
         try:
             command = build(body)
@@ -399,13 +416,11 @@ class WebServer:
             return _error(400, str(e))
         if self.submit is None:
             return _error(503, "no service to apply it")
-        future = self.submit(command)
         try:
-            answer = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+            answer = await self._applied(command)
         except CommandError as e:
             return _error(409, str(e))
         except asyncio.TimeoutError:
-            future.cancel()
             return _error(503, "the service did not apply it in time")
         except Exception:  # the service logged it; the game goes on
             return _error(500, f"the {command.name} command failed: see the service's log")
@@ -427,22 +442,19 @@ class WebServer:
                                                                           body.get("reason")))
 
     async def _camera_still(self, request: web.Request) -> web.Response:
-        if not self.config.token:
-            return _error(403, "the controls are off: set [web] token in the configuration")
-        if not self.authorised(request):
-            return _error(401, "the arbiter's PIN or token is needed")
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
         if self.submit is None:
             return _error(503, "no service to ask")
         async with self._camera_lock:
             now = time.monotonic()
             if self._camera is None or now - self._camera[0] >= self.camera_every_s:
-                future = self.submit(commands.camera_still())
                 try:
-                    got = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+                    got = await self._applied(commands.camera_still())
                 except CommandError as e:
                     return _error(404, str(e))
                 except asyncio.TimeoutError:
-                    future.cancel()
                     return _error(503, "the service did not answer in time")
                 from device import camera_view
 

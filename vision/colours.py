@@ -27,6 +27,7 @@ out by the same added light, not in its plain colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -106,6 +107,17 @@ def two_means(points: np.ndarray, iterations: int = 12) -> tuple[np.ndarray, np.
     return centres, labels
 
 
+@cache
+def _nearness() -> np.ndarray:
+    """(100, 100) how much each cell's look speaks for each other's (`NEIGHBOUR_CELLS`), by
+    their distance on the grid (built once: read only)."""
+    rr, cc = np.mgrid[0:10, 0:10]
+    d2 = (rr.reshape(-1, 1) - rr.reshape(1, -1)) ** 2 + (cc.reshape(-1, 1) - cc.reshape(1, -1)) ** 2
+    near = np.exp(-d2 / (2.0 * NEIGHBOUR_CELLS ** 2))
+    near.flags.writeable = False
+    return near
+
+
 @dataclass(frozen=True, eq=False)
 class CellReferences:
     """Every cell's own look of each class, in the light of the calibration frame.
@@ -161,9 +173,7 @@ class CellReferences:
         unseen = ~self.seen & dark[..., None]
         if not unseen.any():
             return self
-        rr, cc = np.mgrid[0:10, 0:10]
-        d2 = (rr.reshape(-1, 1) - rr.reshape(1, -1)) ** 2 + (cc.reshape(-1, 1) - cc.reshape(1, -1)) ** 2
-        near = np.exp(-d2 / (2.0 * NEIGHBOUR_CELLS ** 2))  # (100 cells, 100 witnesses)
+        near = _nearness()  # (100 cells, 100 witnesses)
         typical = relight(self.mean, 1.0 / self.light[..., None]).reshape(100, 3, 3)
         witness = (self.seen & dark[..., None]).reshape(100, 3)
         mean = self.mean.copy()
