@@ -29,10 +29,12 @@ def _symbol(piece) -> str:
 
 
 def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start: float,
-          stop: float, out=sys.stdout, other_world: bool = False) -> list[str]:
+          stop: float, out=sys.stdout, other_world: bool = False, frames: bool = False
+          ) -> list[str]:
     """Replay the game; print the settled boards and events between ``start`` and ``stop``
     seconds; returns the moves recorded.  ``other_world``: the game as `bench.other_world`
-    draws it (``seed`` its scene seed), not as `bench.system_accuracy` does."""
+    draws it (``seed`` its scene seed), not as `bench.system_accuracy` does.  ``frames``: also
+    one line per frame with the watcher's motion measures (`_frame_line`)."""
     import numpy as np
 
     import vision.pipeline as pipeline
@@ -74,6 +76,8 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                 truth = source.truth
                 events = companion.process(frame)
                 shown = frame.time >= start
+                if shown and frames and companion.watcher is not None:
+                    print(_frame_line(frame.time, companion.watcher, truth, other_world), file=out)
                 for s in settled:
                     if not shown:
                         continue
@@ -102,6 +106,23 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
     return got
 
 
+def _frame_line(time: float, watcher, truth, other_world: bool) -> str:
+    """One frame as the watcher measured it: motion (share of changed pixels), the ring's
+    change, grid corners changed, a hand over the board / beside it near a change, the cells
+    a hand covers, whether the frame counted as busy; and the truth (ply, phase, hand)."""
+    s = watcher._sample
+    if s is None:
+        return f"{time:7.2f} frame    (not measured)"
+    hand_cells = int(s.hand_mask.sum()) if s.hand_mask is not None else 0
+    hand = truth.hand_over_board if other_world else truth.hand
+    flags = "".join(ch for ch, on in (("H", s.hand), ("b", s.beside), ("B", s.beside_change),
+                                      ("I", watcher.hand_present)) if on)
+    return (f"{time:7.2f} frame    motion {s.motion:.4f} ring {s.ring:.3f} corners "
+            f"{s.corners_changed:2d} hand cells {hand_cells:2d} {flags or '-':4s} "
+            f"busy {'yes' if watcher._episode else 'no '}; truth ply {truth.ply} "
+            f"({truth.phase}{', hand' if hand else ''})")
+
+
 def main(argv: list[str] | None = None) -> None:
     from bench import other_world
     from bench.system_accuracy import _games, game_fps
@@ -115,13 +136,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--inject", action="store_true")
     ap.add_argument("--max-plies", type=int, default=40)
     ap.add_argument("--from", dest="start", type=float, default=0.0, metavar="SECONDS")
+    ap.add_argument("--frames", action="store_true",
+                    help="one line per frame: the watcher's motion measures and the truth")
     ap.add_argument("--to", dest="stop", type=float, default=float("inf"), metavar="SECONDS")
     args = ap.parse_args(argv)
     if args.name not in _games():
         ap.error(f"no game {args.name}: names are lidraughts-1..15, selfplay-1..62")
     fps = args.fps or (other_world.game_fps(args.seed) if args.other_world else game_fps(args.seed))
     trace(args.name, args.seed, fps, args.max_plies, args.inject, args.start, args.stop,
-          other_world=args.other_world)
+          other_world=args.other_world, frames=args.frames)
 
 
 if __name__ == "__main__":

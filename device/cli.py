@@ -364,8 +364,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(pdn)
     stats = companion.stats
-    out.write(f"\n{stats.frames} frames, {stats.settled} settled boards, "
-              f"{1000 * stats.vision_s / max(stats.frames, 1):.0f} ms of vision per frame\n")
+    out.write(f"\n{stats.frames} frames, {stats.settled} settled boards"
+              + (f" and {stats.in_passing} seen in passing" if stats.in_passing else "")
+              + f", {1000 * stats.vision_s / max(stats.frames, 1):.0f} ms of vision per frame\n")
     out.write(f"The scoresheet (also written to {args.out}):\n\n{pdn}")
     return 0
 

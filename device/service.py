@@ -154,6 +154,7 @@ class Sink(Protocol):
 class Stats:
     frames: int = 0
     settled: int = 0
+    in_passing: int = 0  # boards seen in passing (`Settled.provisional`) that the game took
     started: float = 0.0
     vision_s: float = 0.0
 
@@ -322,6 +323,7 @@ class Companion:
         self._set_up_hinted = False
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
+        self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
         self._still_since: float | None = None
 
     def _saved_corner(self) -> tuple[int | None, bool]:
@@ -358,7 +360,7 @@ class Companion:
                 self._calibrate(frame)
                 settled = None
             else:
-                settled = self.watcher.feed(frame.image, frame.time)
+                settled = self.watcher.feed(frame.image, frame.time) or self.watcher.offered()
         finally:
             self.stats.vision_s += time.perf_counter() - t0
         watcher = self.watcher
@@ -369,7 +371,7 @@ class Companion:
                 # the arbiter could not decide: look again at the still board (another frame)
                 settled = self.watcher.button_pressed(frame.time)
             if settled is not None:
-                self.stats.settled += 1
+                self.stats.settled += not settled.provisional
                 events.extend(self._judge(settled, frame.time))
         self._watched()
         return events
@@ -449,12 +451,33 @@ class Companion:
         thumb = cv2.GaussianBlur(cv2.resize(gray, (width, height), interpolation=cv2.INTER_AREA),
                                  (3, 3), 0).astype(np.int16)
         previous, self._thumb = self._thumb, thumb
+        box = self._board_box(image, width / gray.shape[1])
+        if previous is not None and previous.shape == thumb.shape and box is not None:
+            # the board alone: a hand resting beside it, fidgeting, an arm on the table
+            # (quick play) kept the whole picture from ever standing still
+            (x0, y0), (x1, y1) = box
+            thumb, previous = thumb[y0:y1, x0:x1], previous[y0:y1, x0:x1]
         if previous is None or previous.shape != thumb.shape \
                 or float(np.mean(np.abs(thumb - previous) > STILL_DELTA)) > STILL_SHARE:
             self._still_since = now  # the still stretch can begin with this frame
             return False
         since = self._still_since if self._still_since is not None else now
         return now - since >= CALIBRATE_STILL_S - 1e-9
+
+    def _board_box(self, image, scale: float) -> "tuple[tuple[int, int], tuple[int, int]] | None":
+        """The playing area's bounding box in a thumbnail ``scale`` times the picture's size
+        (found once: the board stands where it stood), or None while it is not found."""
+        from vision.locate import BoardNotFound, find_board
+
+        if self._box is None:
+            try:
+                corners = find_board(image).corners
+            except BoardNotFound:
+                return None
+            lo, hi = corners.min(axis=0) * scale, corners.max(axis=0) * scale
+            self._box = ((max(0, int(lo[0])), max(0, int(lo[1]))),
+                         (int(hi[0]) + 2, int(hi[1]) + 2))
+        return self._box
 
     def _calibration(self, image, board, now: float | None = None):
         """Calibrate the watcher on ``board`` (None: the start position) in ``image``: the
@@ -625,6 +648,8 @@ class Companion:
 
     def _judge(self, settled: Settled, now: float) -> list[Event]:
         arbiter = self.arbiter
+        if settled.provisional:
+            return self._judge_provisional(settled)
         if arbiter.over is not None:
             # the next game begins when the board shows the configured start (a set-up
             # position's, or the start position) or the start position
@@ -646,6 +671,25 @@ class Companion:
         else:
             self._retries = 0
             self._retry_at = None
+        self._dispatch(events)
+        return events
+
+    def _judge_provisional(self, settled: Settled) -> list[Event]:
+        """A board seen while something moved beside it (`Settled.provisional`): recorded when
+        the arbiter takes it as legal play, and then the watcher's still board; else nothing
+        happens and nothing is said.  Not before the board's orientation is confirmed (White's
+        first move read on a still board checks it)."""
+        arbiter = self.arbiter
+        if arbiter.over is not None or (arbiter.game.ply == 0 and (
+                self._orientation_guessed or self._configured_unconfirmed)):
+            return []
+        events = list(arbiter.observe(settled))
+        if not events:
+            return []
+        self.stats.in_passing += 1
+        self.watcher.accept(settled)
+        self._retries, self._retry_at = 0, None
+        self._confirm([])
         self._dispatch(events)
         return events
 

@@ -174,7 +174,11 @@ class Pace:
     that the mover carries each captured piece to the table beside the board before taking the
     next, the hand away from the board for a moment while the board stands still with some of
     them still on it (found on `altrender`'s players, which the arbiter took for a capture with
-    too few pieces taken off, Art. 27b).
+    too few pieces taken off, Art. 27b); ``fidget``: the chance per pause that a hand resting at
+    the edge never lies still but drifts a centimetre or more over the whole pause, so that
+    something moves beside the board on every frame and the view is never still (found on
+    `altrender`'s players: at quick play no still view for eight to seventeen plies, while
+    the board itself stood untouched for a moment after every move).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -184,6 +188,7 @@ class Pace:
     slide: float = 0.0
     clear_pauses: bool = True
     carry_off: float = 0.0
+    fidget: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -198,14 +203,14 @@ class Pace:
         """Quick play: pauses of 0.3-0.8 s, quicker hands, a reply before the board was seen
         still in one move of four, hands resting at the edge, pieces slid."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3)
+                   carry_off=0.3, fidget=0.5)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply or a hand
         resting at the edge."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3)
+                   carry_off=0.3, fidget=0.3)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -215,7 +220,7 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.arbiter.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3)
+                   carry_off=0.3, fidget=0.7)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -282,6 +287,24 @@ def _track(keys: list[_Key], proto: Hand | None, role: str, fps: float) -> list[
                              key.phase, None))
             prev = here
         pos = key.pos
+    return out
+
+
+def _fidgeting(keys: list[_Key], rng: np.random.Generator) -> list[_Key]:
+    """``keys`` of a hand resting at the edge, drifting all along by 15-40 mm in a random
+    direction (`Pace.fidget`): never still."""
+    angle = float(rng.uniform(0.0, 2.0 * np.pi))
+    drift = float(rng.uniform(15.0, 40.0)) * np.array([np.cos(angle), np.sin(angle)])
+    total = sum(k.duration for k in keys) or 1.0
+    out, elapsed = [], 0.0
+    for k in keys:
+        elapsed += k.duration
+        if k.pos is None:
+            out.append(k)
+            continue
+        f = elapsed / total
+        pos = (k.pos[0] + float(drift[0]) * f, k.pos[1] + float(drift[1]) * f, k.pos[2])
+        out.append(_Key(k.duration, pos, "rest", k.action))
     return out
 
 
@@ -433,9 +456,11 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         while len(pending) > keep:
             yield render(pending.pop(0))
 
-    def still(seconds: float, rest: tuple[Hand, tuple[float, float, float]] | None) -> list[_Slot]:
+    def still(seconds: float, rest: tuple[Hand, tuple[float, float, float]] | None,
+              fidgets: bool = True) -> list[_Slot]:
         """The board still for ``seconds``, a hand perhaps resting at its edge (shifting a
-        little once, sometimes), the camera perhaps bumped once."""
+        little once, sometimes, or drifting all along: `Pace.fidget`), the camera perhaps
+        bumped once."""
         n = max(2, int(round(seconds * fps)))
         slots = [_Slot([], [], "still", None) for _ in range(n)]
         if jitter > 0 and rng.random() < jitter and n >= 4:
@@ -454,6 +479,11 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 keys = [_Key(0, place, "still"), _Key(at / fps, place, "still"),
                         _Key(took / fps, moved, "rest"), _Key((n - at - took) / fps, moved, "still")]
                 rest_moved[0] = (proto, moved)
+            # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
+            habit = np.random.default_rng([seed, index + len(pending), 0xF1D6])
+            if habit.random() < pace.fidget and fidgets:
+                keys = _fidgeting(keys, habit)
+                rest_moved[0] = (proto, keys[-1].pos)  # the next move's hand leaves from there
             for j, slot in enumerate(_track(keys, proto, "rest", fps)[:n]):
                 slots[j].samples.extend(slot.samples)
                 if slot.phase == "rest":
@@ -631,5 +661,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         leave_frames = 0 if rest_after else leave_frames
         yield from flush(keep=leave_frames if pace.early_reply > 0 else 0)
     rest_moved[0] = None
-    pending.extend(still(max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps), resting_hand))
+    # (the game's end: the hand lies still, so that the last position is seen settled)
+    pending.extend(still(max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps), resting_hand,
+                         fidgets=False))
     yield from flush()

@@ -36,6 +36,7 @@ The arbiter does no I/O; its answers are events (`rules.events`).
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -178,6 +179,8 @@ class Arbiter:
     # a capture whose captured men were still being taken off: ((ply, move, men standing),
     # when that board was first read) (`_taking_off_pieces`)
     _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
+    # judging a provisional board (`_provisional`): quick lines only, no irregular act searched
+    _quick_only: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -204,9 +207,12 @@ class Arbiter:
     # -- the main entry -------------------------------------------------------------------------
 
     def observe(self, settled: Settled) -> tuple[Event, ...]:
-        """Judge one settled observation; returns what happened, in order."""
+        """Judge one settled observation; returns what happened, in order.  A provisional one
+        (`Settled.provisional`) counts only when legal play explains it (`_provisional`)."""
         if self.over is not None:
             return ()
+        if settled.provisional:
+            return self._provisional(settled)
         obs = settled.observation
         when = settled.time if settled.time is not None else obs.time
         self._keep(obs)
@@ -252,6 +258,10 @@ class Arbiter:
             taking_off = self._taking_off_pieces(scorer, successors, base, when)
             if taking_off is not None:
                 return taking_off
+            if self._putting_back(obs, settled.lifted):
+                # the piece of the open irregular move lifted off the square it was put on and
+                # not seen anywhere yet: on its way back (or to a legal square); nothing is said
+                return ()
             if self.pending is None and _in_hand(obs, base, position.turn, settled.lifted):
                 # one of the mover's pieces lifted (the camera saw its square empty under a
                 # hand) and gone, nothing else changed: it is in the mover's hand, held off the
@@ -294,6 +304,43 @@ class Arbiter:
         events = list(self._stand(when))
         events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
         return tuple(events)
+
+    def _provisional(self, settled: Settled) -> tuple[Event, ...]:
+        """A board seen while something moved beside it (`Settled.provisional`: an arm on its
+        way over the border, a hand holding a captured piece): it may be the middle of a move
+        (a capture's pieces half taken off, a piece lifted and held), so it is judged as a
+        still board would be, but taken only when what that records is legal play: a move, or
+        a quick line of moves (`QUICK_PLIES`), with nothing irregular, unclear or touched
+        otherwise.  Anything else leaves the arbiter as it was, and nothing is said: the board
+        is judged again once it is still.  Only while no irregularity is open and no crown is
+        awaited (those wait for the still board)."""
+        if self.pending is not None or self.uncrowned is not None:
+            return ()
+        trial = copy.copy(self)  # the searches' cache shared: what it learns holds
+        trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)
+        trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
+        trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
+        trial._quick_only = True
+        events = trial.observe(replace(settled, provisional=False))
+        if not any(isinstance(e, MovePlayed) for e in events) \
+                or not all(isinstance(e, _PROVISIONAL_EVENTS) for e in events):
+            return ()
+        game = self.game
+        game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it
+        self.__dict__.update(trial.__dict__)
+        self.game, self._quick_only = game, False
+        return events
+
+    def _putting_back(self, obs: Observation, lifted: tuple[int, ...]) -> bool:
+        """Whether the board is the open irregular move's board with that move's piece lifted
+        off where it was put (`_in_hand`): the player is putting it right."""
+        pending = self.pending
+        if pending is None or pending.move is None:
+            return False
+        piece = pending.board.get(pending.move.to_square)
+        if piece is None or not _in_hand(obs, pending.board, piece.color, lifted):
+            return False
+        return pending.move.to_square not in _plain_reading(obs, pending.board)
 
     def _keep(self, obs: Observation) -> None:
         """Keep a still reading as evidence (`seen`), the oldest going first beyond
@@ -370,7 +417,7 @@ class Arbiter:
         sure = self._sure(-1)
         deadline = time.monotonic() + RECOVERY_SECONDS
         count, trails = self._trails(deadline)
-        if sure.unsure > RECOVERY_UNSURE:
+        if sure.unsure > RECOVERY_UNSURE or self._quick_only:
             # Squares the camera cannot read (a glare over the middle of the board, a set whose
             # pieces look like the squares) are no evidence for a long line, but a quick reply
             # is judged as one move is, whatever cannot be read: it must fit every square that
@@ -432,7 +479,7 @@ class Arbiter:
             if doubt is not None:
                 return doubt
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
-        return self._near(obs, base, trails, count, deadline, when)
+        return None if self._quick_only else self._near(obs, base, trails, count, deadline, when)
 
     def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
                when: float | None) -> tuple[Event, ...] | None:
@@ -590,7 +637,9 @@ class Arbiter:
             if not found:
                 continue
             if len(found) > 1:
-                return None
+                found = [entry for entry in found if self._lifted_in_order(entry[0], obs)]
+                if len(found) != 1:
+                    return None
             line, trail, plies = found[0]
             board = _plain_reading(obs, line.end.pieces())
             changed = set(changes_between(base, line.end.pieces())) | set(changes_between(base, board))
@@ -603,6 +652,20 @@ class Arbiter:
                 events.extend(self._irregular(obs, self._physical(self.position), when, []))
             return tuple(events)
         return None
+
+    def _lifted_in_order(self, line: Line, obs: Observation) -> bool:
+        """Whether the camera saw the pieces lifted as ``line`` and the irregular act after it
+        (`_near`) have them: the line's movers first, in order, then the act's (a square the
+        line leaves occupied and the board shows empty).  Two lines with an act after each can
+        give the same board (a legal move, then the same side moving again out of turn, Art.
+        27a: which of the two moves came first?); the order of the lifts tells."""
+        seen = {sq: i for i, sq in reversed(list(enumerate(self._lifted_seen)))}
+        order = [seen.get(move.from_square) for move, _ in line.moves]
+        board = _plain_reading(obs, line.end.pieces())
+        act = [seen.get(sq) for sq in line.end.pieces() if sq not in board]
+        if any(i is None for i in order) or not act or any(i is None for i in act):
+            return False
+        return order == sorted(order) and (not order or max(order) < min(act))
 
     def _trails(self, deadline: float) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
         """Where lines may start, each followed through the still readings seen since (all but
@@ -1028,6 +1091,10 @@ class Arbiter:
 
 
 #: The long diagonal (manual §2j-II) and the double diagonals 47-15 and 4-36 (§2j-III).
+#: What a provisional board may bring about (`Arbiter._provisional`): legal play recorded.
+_PROVISIONAL_EVENTS = (MovePlayed, CountersChanged, ScoresheetComment, DrawPossible, GameOver,
+                       CrownPending)
+
 LONG_DIAGONAL = frozenset((46, 41, 37, 32, 28, 23, 19, 14, 10, 5))
 DOUBLE_DIAGONALS = frozenset((47, 42, 38, 33, 29, 24, 20, 15, 4, 9, 13, 18, 22, 27, 31, 36))
 

@@ -104,6 +104,12 @@ class Game:
         self.positions.pop()
         return self.moves.pop()
 
+    def copy(self) -> "Game":
+        """An independent copy of the record (positions and moves are immutable values)."""
+        return Game(self.start, dict(self.tags), list(self.moves), list(self.positions),
+                    {ply: list(texts) for ply, texts in self.comments.items()}, self.declared,
+                    self.declared_result, dict(self.times), dict(self.irregular))
+
     def comment(self, text: str) -> None:
         """Add a comment after the last move played (before the first move if none)."""
         self.comments.setdefault(self.ply, []).append(text)

@@ -184,7 +184,10 @@ class Settled:
     a hand was over the board, in the order they were first lifted.  ``complete`` is True when the
     player marked the move complete (button or clock, Art. 23) rather than the board settling.
     ``placed``: the squares the last still board had empty that were seen holding a piece on the
-    way (a piece put down, maybe taken again before the board was still), in the order seen."""
+    way (a piece put down, maybe taken again before the board was still), in the order seen.
+    ``provisional``: the playing area stood still, untouched, while something moved beside it
+    (an arm on its way, a hand holding a captured piece): the board is taken only if a legal
+    line of play explains it (`rules.arbiter.Arbiter.observe`), and is otherwise no evidence."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()
@@ -192,9 +195,11 @@ class Settled:
     complete: bool = False
     frame: int | None = field(default=None, compare=False)
     placed: tuple[int, ...] = ()
+    provisional: bool = False
 
     def turned(self) -> "Settled":
         """The same settled board turned half round with the sides swapped (`Observation.turned`;
         a lifted or placed square n is 51 - n)."""
         return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
-                       self.complete, self.frame, tuple(51 - sq for sq in self.placed))
+                       self.complete, self.frame, tuple(51 - sq for sq in self.placed),
+                       self.provisional)

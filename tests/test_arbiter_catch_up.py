@@ -280,6 +280,19 @@ def test_a_man_moved_backwards_read_again_and_again_stays_irregular_art_27d():
     assert arb.game.ply == AT + 3
 
 
+def test_the_irregular_piece_lifted_to_be_put_back_is_no_new_irregularity_art_27d():
+    # Black moved a man backwards (12-7, named); the player lifts it off 7 to put it back, and
+    # the board is seen still meanwhile (the hand out of the picture): nothing more is said.
+    arb = recorded_up_to(REAL, AT + 3)
+    backwards = board(AT + 3)
+    backwards[7] = backwards.pop(12)
+    assert of(arb.observe(settled(backwards)), Irregularity)
+    in_hand = dict(backwards)
+    del in_hand[7]
+    assert arb.observe(settled(in_hand, lifted=(7,))) == ()
+    assert of(arb.observe(settled(board(AT + 3))), IrregularityResolved)
+
+
 def test_a_quick_reply_that_is_irregular_records_the_move_and_names_the_reply_art_10():
     # White plays 33-29 and black, instead of the compulsory 24x33, plays 18-23 before the
     # board is seen still: white's move is recorded, black's named (Art. 10) with the capture.
@@ -292,6 +305,21 @@ def test_a_quick_reply_that_is_irregular_records_the_move_and_names_the_reply_ar
     assert (irr.kind, irr.article, irr.color, irr.legal) == (K.CAPTURE_NOT_TAKEN, "Art. 10", BLACK, ("24x33",))
     events = arb.observe(settled(board(AT + 4)))               # put right: 24x33
     assert texts(events) == ["24x33"] and of(events, IrregularityResolved)
+
+
+@pytest.mark.parametrize("lifted, first", [((33, 35), "33-29"), ((35, 33), "35-30")])
+def test_a_move_and_its_side_moving_again_on_one_board_are_told_apart_by_the_lifts_art_27a(
+        lifted, first):
+    # White plays 33-29 and, before black replies, moves 35-30 too: one board shows both.  Either
+    # could have been the legal move and the other the move out of turn; the order the camera
+    # saw the men lifted tells which is recorded and which is named (Art. 27a).
+    arb = recorded_up_to(REAL, AT + 2)
+    seen = board(AT + 3)
+    seen[30] = seen.pop(35)
+    events = arb.observe(settled(seen, lifted=lifted))
+    assert texts(events) == [first]
+    [irr] = of(events, Irregularity)
+    assert irr.article == "Art. 27a"
 
 
 def test_an_irregular_move_after_a_gap_is_named_with_its_article_art_27d():

@@ -410,6 +410,27 @@ def test_hands_rest_at_the_edge_over_no_square() -> None:
     assert any(_hands_in_picture(f) == 2 for f in frames)
 
 
+def test_a_fidgeting_hand_rests_at_the_edge_but_never_lies_still() -> None:
+    # `Pace.fidget`: the hand comes to rest at the edge after each move and drifts all through
+    # the pause; the truth never calls it resting (no still view while it is there), the
+    # board's pieces do not change meanwhile, and the hand is somewhere else at each frame.
+    game = _game(*GAME[:4])
+    fidget = Pace(pause_s=(1.2, 1.2), rest=1.0, fidget=1.0)
+    camera = Camera(tilt_deg=30, distance_mm=800)
+    frames = list(game_frames(game.start, game, fps=6, camera=camera, seed=2, pace=fidget,
+                              behaviour=STILL))
+    assert frames[-1].pieces == game.positions[-1].pieces()
+    # no still view between the moves: only the start, and the end, where the hand lies still
+    assert {f.ply for f in frames if f.settled} == {0, game.ply}
+    assert not any(f.resting for f in frames if f.ply < game.ply)
+    pausing = [f for f in frames if f.phase == "rest" and f.hand]
+    assert len(pausing) > 10
+    # (a still camera: two frames differ only where the hand moved)
+    for a, b in zip(pausing, pausing[1:]):
+        if b.index == a.index + 1 and a.pieces == b.pieces:
+            assert np.abs(a.image.astype(int) - b.image.astype(int)).max() > 20, b.time
+
+
 def test_a_slid_piece_moves_along_the_board_and_counts_as_lifted() -> None:
     game = _game("32-28", "19-23")
     slide = Pace(pause_s=(0.6, 0.6), slide=1.0)

@@ -88,6 +88,7 @@ class MotionSample:
     beside_change: bool = False  # a hand beside the board within `_NEAR` squares of a change
     hand: bool = False  # a hand over the board (a region from the table over squares)
     diff: np.ndarray | None = None  # the view's pixels that differ from the still board
+    board_motion: float = 0.0  # ``motion`` within the playing area alone (the ring left out)
 
 
 def view_point(x: float, y: float) -> tuple[int, int]:
@@ -311,10 +312,13 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     (`NoiseFloor`); by default this frame's own (`noise_delta` against ``previous``)."""
     ring = _ring_mask()
     delta = change_delta(view, previous, still, config, noise)
-    motion = 0.0
+    motion = board_motion = 0.0
     if previous is not None:
         # the ring too: a hand moving over the border, a piece held just off the board
-        motion = motion_between(view, previous, delta)
+        moved = tolerant_change(view, previous) > delta
+        motion = float(np.mean(moved))
+        # and the playing area alone: an arm moving beside the board changes none of it
+        board_motion = float(np.mean(moved[~ring]))
     intrusion = 0.0
     ring_share = 0.0
     all_round = False
@@ -346,4 +350,4 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
                         None if moved is None else moved.astype(bool), ring_share, hand_cells,
                         beside, table, beside and table is not None and _near_change(table, changed),
-                        hand_seen, diff)
+                        hand_seen, diff, board_motion)

@@ -78,6 +78,17 @@ def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
     return [padded[1 + dr:11 + dr, 1 + dc:11 + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
 
 
+def _mean_frame(frames: deque[np.ndarray]) -> np.ndarray:
+    """The mean of ``frames`` (at least one): a real camera's noise shrinks with the square root
+    of their number."""
+    if len(frames) == 1:
+        return frames[0]
+    total = frames[0].astype(np.float32)
+    for f in list(frames)[1:]:
+        cv2.accumulate(f, total)
+    return cv2.convertScaleAbs(total, alpha=1.0 / len(frames))
+
+
 @dataclass(frozen=True)
 class WatchConfig:
     """``still_s``: stillness before a settled observation; ``corner_46``: the image corner of
@@ -171,6 +182,15 @@ class BoardWatcher:
         self._unsure_cells: np.ndarray | None = None
         # the board the game last guaranteed (the calibration's, then each `confirm`), by square
         self._confirmed: dict[int, Piece] | None = None
+        # the playing area standing still, untouched, while the view is busy beside it
+        # (`_provisional`): since when, its frames, the readings offered in this stretch, and
+        # the last one offered, kept until the game takes it (`accept`)
+        self._quiet_since: float | None = None
+        self._quiet: deque[np.ndarray] = deque(maxlen=_GATHER_FRAMES)
+        self._offered: set[str] = set()
+        self._quiet_read = 0  # how many frames the stretch had at its last reading
+        self._offer: tuple[Settled, np.ndarray, _Reading] | None = None
+        self._offered_now: Settled | None = None  # offered by the last frame fed
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
@@ -366,9 +386,11 @@ class BoardWatcher:
 
     def feed(self, frame: np.ndarray, time: float) -> Settled | None:
         """One camera frame; a `Settled` once the board has been still long enough after a hand
-        or motion changed what stands on it, else None."""
+        or motion changed what stands on it, else None (and maybe a provisional board,
+        `offered`)."""
         self._frames += 1
         self._last_frame, self._last_time = frame, time
+        self._offered_now = None
         try:
             location = self._ensure_location(frame)
         except BoardNotFound:
@@ -390,6 +412,7 @@ class BoardWatcher:
             delta = change_delta(view, self._prev, self._still, cfg, noise)
             if motion_between(view, self._prev, delta) <= cfg.motion_share:
                 busy_at = self._recent[-1][0]
+        self._quiet_stretch(frame, sample, time, previous)
         self._prev = view
         self._recent.append((time, view))
         intruding = (sample.hand or sample.beside_change
@@ -446,6 +469,7 @@ class BoardWatcher:
                 self._relocate(frame, time)
             if self._hand_seen:
                 self._track_passing(frame, sample)
+            self._provisional(time)
             return None
         self._busy_since = None
         if not self._episode or self._last_busy is None:
@@ -453,6 +477,79 @@ class BoardWatcher:
         if time - self._last_busy < self.config.still_s - 1e-9:
             return None
         return self._settle(self._still_frame(), time, complete=False)
+
+    def _quiet_stretch(self, frame: np.ndarray, sample: MotionSample, time: float,
+                       previous: np.ndarray | None) -> None:
+        """Follow the playing area alone: quiet while no hand or arm is over a square, no grid
+        corner is hidden, and none of its pixels moved since the frame motion is measured
+        against (so quiet since that frame).  Something may move beside it meanwhile."""
+        cfg = self.config.motion
+        quiet = (previous is not None and not sample.hand
+                 and sample.corners_changed < cfg.corner_points
+                 and sample.board_motion <= cfg.motion_share)
+        if not quiet:
+            self._quiet_since = None
+            self._quiet.clear()
+            self._offered.clear()
+            self._quiet_read = 0
+            return
+        if self._quiet_since is None:
+            base = next((t for t, v in reversed(self._recent) if v is previous), None)
+            self._quiet_since = time if base is None else base
+        if self._quiet and self._quiet[-1].shape != frame.shape:
+            self._quiet.clear()
+        self._quiet.append(frame)
+
+    def offered(self) -> Settled | None:
+        """The provisional board the last frame fed offers (`Settled.provisional`), if any: the
+        playing area stood quiet while the view was busy beside it, and reads otherwise than
+        the still board.  The game takes it (`accept`) or leaves it (nothing changes)."""
+        return self._offered_now
+
+    def _provisional(self, time: float) -> Settled | None:
+        """While the view is busy, a board whose playing area has stood quiet (`_quiet_stretch`)
+        for ``still_s`` and reads otherwise than the still board, as a provisional `Settled`:
+        quick play leaves no still view between moves (an arm always on its way over the
+        border, a hand resting beside the board, the reply begun before the other hand left),
+        but the board itself stands untouched for a moment after each move.  What is seen
+        then may also be the middle of a move (a capture's pieces half taken off, a piece held
+        beside the board): the game takes it only if legal play explains it (`accept`), and the
+        watcher changes nothing until then.  Each reading is offered once per quiet stretch."""
+        if (self._quiet_since is None or self._reference is None or self.calibration is None
+                or not self._episode or time - self._quiet_since < self.config.still_s - 1e-9):
+            return None
+        if self._sample is None or not np.any(self._sample.changed > 0.2):
+            return None  # nothing on the board looks different from the still board
+        # read as the stretch begins and as its mean grows (2, 4, 8 frames): a stretch's board
+        # does not change, only the noise of its mean shrinks
+        n = len(self._quiet)
+        if self._quiet_read and (n & (n - 1) or n <= self._quiet_read):
+            return None
+        self._quiet_read = n
+        frame = _mean_frame(self._quiet)
+        obs = self.read(frame, time)
+        text = obs.text()
+        if text == self._reference.text() or text in self._offered:
+            return None
+        self._offered.add(text)
+        gone = self._gone(obs)
+        settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
+                          frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
+                          provisional=True)
+        assert self._last_read is not None
+        self._offer = (settled, frame, self._last_read)
+        self._offered_now = settled
+        return settled
+
+    def accept(self, settled: Settled) -> None:
+        """The game took the provisional board ``settled`` (`_provisional`, the last offered):
+        it is the still board from now on, as if the view had settled on it."""
+        if self._offer is None or self._offer[0] is not settled:
+            raise ValueError("only the last provisional board offered can be accepted")
+        _, frame, seen = self._offer
+        self._offer = None
+        self._commit(frame, seen, settled.observation)
+        self._offered.clear()
 
     def _motion_base(self, time: float) -> np.ndarray | None:
         """The view motion is measured against: the newest frame at least `_MOTION_SPAN_S`
@@ -484,12 +581,7 @@ class BoardWatcher:
     def _still_frame(self) -> np.ndarray:
         """The mean of the still frames kept (`_gather`), or the last frame."""
         assert self._last_frame is not None
-        if len(self._calm) <= 1:
-            return self._last_frame
-        total = self._calm[0].astype(np.float32)
-        for f in list(self._calm)[1:]:
-            cv2.accumulate(f, total)
-        return cv2.convertScaleAbs(total, alpha=1.0 / len(self._calm))
+        return _mean_frame(self._calm) if self._calm else self._last_frame
 
     def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
         """Whether the pieces that moved explain what looks like a hand standing still: every
@@ -689,18 +781,33 @@ class BoardWatcher:
         # the squares whose pieces left (moved, captured, or changed), and those lifted and put
         # back (seen surely empty on several frames while the hand was over the board), in the
         # order they were first seen empty
+        lifted = self._passing.lifted(self._gone(obs), self.config.lift_frames)
+        placed = self._passing.placed(self.config.lift_frames)
+        self._commit(frame, seen, obs)
+        if not emit:
+            return None
+        return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed)
+
+    def _gone(self, obs: Observation) -> list[int]:
+        """The squares of the still board whose piece ``obs`` no longer shows there (a king read
+        as a man, or the reverse, is no piece gone: crowning is the opponent's, and a king's
+        kind misread must not bind its side to touch-move)."""
         ref = self._reference
+        if ref is None:
+            return []
+
         def colour(sq: int, o: Observation) -> object:
             piece = o.reading(sq).content
             return None if piece is None else piece.color
 
-        # (a king read as a man, or the reverse, is no piece gone: crowning is the opponent's,
-        # and a king's kind misread must not bind its side to touch-move)
-        gone = [sq for sq in range(1, 51) if ref is not None
-                and colour(sq, ref) is not None and colour(sq, obs) != colour(sq, ref)]
-        lifted = self._passing.lifted(gone, self.config.lift_frames)
-        placed = self._passing.placed(self.config.lift_frames)
+        return [sq for sq in range(1, 51)
+                if colour(sq, ref) is not None and colour(sq, obs) != colour(sq, ref)]
+
+    def _commit(self, frame: np.ndarray, seen: _Reading, obs: Observation) -> None:
+        """``obs`` (read from ``frame`` as ``seen``) is the still board from now on: the episode
+        ends, the still view and the colours learn from it."""
         self._passing = Passing()
+        self._offer = None
         if self._location is not None:
             table = self._sample.from_table if self._sample is not None else None
             self._still = settled_view(small_view(frame, self._location), self._still, table)
@@ -712,9 +819,6 @@ class BoardWatcher:
             self._refine(seen, obs)
         self._settled = seen
         self._reference = obs
-        if not emit:
-            return None
-        return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed)
 
     def confirm(self, board: Mapping[int, Piece]) -> None:
         """What the game says stands on the board of the last settled observation (the
@@ -825,4 +929,6 @@ class BoardWatcher:
             self._confirmed = {51 - sq: Piece(p.color.other, p.king)
                                for sq, p in self._confirmed.items()}
         self._passing = self._passing.turned()
+        self._offer = None
+        self._offered.clear()
         return self.calibration

@@ -1,0 +1,133 @@
+"""Boards seen in passing (issue 15, "never stall"): `Settled.provisional`.
+
+At quick play the view is seldom still: an arm is always on its way over the border, a hand
+rests beside the board and fidgets, the reply begins before the other hand left.  The board
+itself stands untouched for a moment after each move, and the watcher offers what it reads
+then as a provisional board.  That may also be the middle of a move (a capture whose pieces
+are being taken off one by one, a piece held beside the board), so the arbiter takes it only
+when legal play explains it, and otherwise is left exactly as it was and says nothing: the
+board is judged once it is still, as always.
+
+Boards come from a real game in tests/data (lidraughts game 3), as a camera reads them
+(`tests.helpers.settled`).  Each test names the article it checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from rules.arbiter import Arbiter
+from rules.events import (Event, Irregularity, IrregularityResolved, LookAgain, MovePlayed,
+                          TouchMove)
+from rules.game import Game
+from rules.observation import Settled
+from rules.pdn import read_file
+from rules.piece import Piece
+from tests.helpers import settled
+
+DATA = Path(__file__).parent / "data"
+#: lidraughts game 3 from ply 10 on: 31x11 7x16 33-29 24x33 34x32 14-20 32-27 12-17 ...
+REAL = [r.game for r in read_file(str(DATA / "lidraughts-frisian.pdn"))][2]
+AT = 10
+
+
+def texts(events) -> list[str]:
+    return [e.text for e in events if isinstance(e, MovePlayed)]
+
+
+def of(events, kind) -> list[Event]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def board(ply: int) -> dict[int, Piece]:
+    return REAL.positions[ply].pieces()
+
+
+def recorded_up_to(ply: int) -> Arbiter:
+    arb = Arbiter(Game(start=REAL.start))
+    for move, after in zip(REAL.moves[:ply], REAL.positions[1:ply + 1]):
+        arb.game.push(move, after)
+    return arb
+
+
+def in_passing(pieces: dict[int, Piece], **kw) -> Settled:
+    """``pieces`` read as a still board would be, but seen while something moved beside it."""
+    return replace(settled(pieces, **kw), provisional=True)
+
+
+def state(arb: Arbiter) -> tuple:
+    """Everything the arbiter judges the next board by."""
+    return (arb.game.move_texts(), dict(arb.game.comments), arb.pending, list(arb.touched),
+            arb.uncrowned, [o.text() for o in arb.seen], arb.pending_at, list(arb._lifted_seen),
+            list(arb._placed_seen), arb._taking_off)
+
+
+def test_a_board_seen_in_passing_that_shows_a_move_records_it_art_22():
+    arb = recorded_up_to(AT + 2)                               # white to play 33-29
+    events = arb.observe(in_passing(board(AT + 3)))
+    assert texts(events) == ["33-29"] and arb.game.ply == AT + 3
+    # the still board that follows is the same board: nothing more happens
+    assert not arb.observe(settled(board(AT + 3)))
+
+
+def test_a_quick_reply_seen_in_passing_is_recorded_with_the_move_art_22():
+    arb = recorded_up_to(AT + 2)
+    events = arb.observe(in_passing(board(AT + 4)))            # 33-29 24x33, both unseen
+    assert texts(events) == ["33-29", "24x33"]
+
+
+def test_a_capture_seen_half_taken_off_in_passing_changes_nothing_art_14():
+    # 24x33: the black man stands on 33, white's man on 29 is not taken off yet (the hand is
+    # on its way to the table with nothing, or comes back for it).  Captured pieces stay on
+    # the board until the capture is over (Art. 14): not a move yet, not an irregularity.
+    arb = recorded_up_to(AT + 3)
+    half = board(AT + 4)
+    half[29] = board(AT + 3)[29]
+    before = state(arb)
+    assert arb.observe(in_passing(half)) == ()
+    assert state(arb) == before
+    assert texts(arb.observe(settled(board(AT + 4)))) == ["24x33"]
+
+
+def test_an_irregular_board_seen_in_passing_is_named_only_once_it_is_still_art_27d():
+    arb = recorded_up_to(AT + 3)                               # black to move, 24x33 due
+    backwards = board(AT + 3)
+    backwards[7] = backwards.pop(12)
+    before = state(arb)
+    assert arb.observe(in_passing(backwards)) == ()
+    assert state(arb) == before
+    [irr] = of(arb.observe(settled(backwards)), Irregularity)
+    assert irr.article == "Art. 27d"
+
+
+def test_a_move_with_another_piece_touched_seen_in_passing_waits_for_the_still_board_art_15():
+    # White touched the man on 34 (seen lifted and put back), then played 33-29: touch-move is
+    # judged on the still board, never taken in passing.
+    arb = recorded_up_to(AT + 2)
+    before = state(arb)
+    assert arb.observe(in_passing(board(AT + 3), lifted=(34, 33))) == ()
+    assert state(arb) == before
+    [touch] = of(arb.observe(settled(board(AT + 3), lifted=(34, 33))), TouchMove)
+    assert (touch.rule, touch.square) == ("Art. 15, rule I", 34)
+
+
+def test_a_long_gap_seen_in_passing_is_left_to_the_still_board_and_said_nothing_art_22():
+    # Five plies on: too long a line to take from a board seen in passing; no "look again"
+    # either (the still board will be read again as often as needed).
+    arb = recorded_up_to(AT)
+    before = state(arb)
+    events = arb.observe(in_passing(board(AT + 5)))
+    assert events == () and not of(events, LookAgain)
+    assert state(arb) == before
+
+
+def test_while_an_irregularity_is_open_boards_in_passing_change_nothing_art_27():
+    arb = recorded_up_to(AT + 3)
+    backwards = board(AT + 3)
+    backwards[7] = backwards.pop(12)
+    assert of(arb.observe(settled(backwards)), Irregularity)
+    before = state(arb)
+    assert arb.observe(in_passing(board(AT + 3))) == ()      # put right, seen in passing
+    assert state(arb) == before
+    assert of(arb.observe(settled(board(AT + 3))), IrregularityResolved)

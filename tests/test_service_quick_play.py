@@ -1,0 +1,57 @@
+"""Quick play with hands never still beside the board (issue 15): rendered frames through the
+whole companion.
+
+Another renderer's players showed what the project's own did not: a hand resting at the board's
+edge that drifts all the while, an arm always on its way over the border, the reply begun
+before the other hand left.  The view was then never still for eight to seventeen plies, no
+still board was read, and the record fell behind further than any catch-up reaches.  The board
+itself stood untouched for a moment after every move; the watcher offers what it reads then
+(`BoardWatcher.offered`) and the arbiter takes it when legal play explains it.  The renderer's
+paces now draw such fidgeting hands (`renderer.sequence.Pace.fidget`), so every bench measures it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from device.render_source import RenderedSource
+from device.service import Companion
+from device.store import GameStore
+from renderer.sequence import Pace
+from rules.events import Irregularity, TouchMove
+from rules.game import Game
+from rules.pdn import read_file
+from tests.conftest import DATA
+
+
+def opening(plies: int, index: int = 3) -> Game:
+    """The first ``plies`` plies of a real lidraughts game."""
+    full = read_file(str(DATA / "lidraughts-frisian.pdn"))[index].game
+    game = Game(start=full.start, tags=dict(full.tags))
+    for move, after in zip(full.moves[:plies], full.positions[1:plies + 1]):
+        game.push(move, after)
+    return game
+
+
+@pytest.mark.parametrize("fps, seed, early", [(6, 3, 0.0), (6, 11, 0.6)])
+def test_blitz_with_a_hand_fidgeting_at_the_edge_after_every_move_is_recorded_move_by_move(
+        tmp_path: Path, fps: int, seed: int, early: float):
+    # Every pause has the mover's hand resting at the edge and drifting, and (second case) most
+    # replies begin before the other hand left: the view is seldom still between moves, yet
+    # every move is recorded, none irregular.  Read from still views alone, the first scene
+    # named a capture Art. 27b (the board read with the reply's piece in hand), the second lost
+    # the game after 4 plies.
+    game = opening(14)
+    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=early)
+    source = RenderedSource(game, fps=fps, seed=seed, pace=pace)
+    c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=None, start=game.start)
+    seen = []
+    c.run(threading.Event(), on_frame=lambda f, events: seen.extend(events))
+    assert not [e for e in seen if isinstance(e, (Irregularity, TouchMove))], \
+        [str(e) for e in seen]
+    assert c.arbiter.game.move_texts() == game.move_texts()
