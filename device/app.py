@@ -3,7 +3,8 @@
 `build(config, ...)` makes the frame source, the store, the LED panel (mock pins shown in the
 terminal when the machine has no GPIO), speech and the terminal view, and returns a ready
 `device.service.Companion`, with the club's screen (`device.web.WebServer`, ``[web]``) serving
-its live state (`device.live.LiveState`) when enabled; its games begin from ``--start``
+its live state (`device.live.LiveState`) when enabled, and the broker publisher
+(`device.broker.BrokerPublisher`, ``[broker]``) when enabled; its games begin from ``--start``
 (`Options.start`), else from the rendered game's start (the `render` source), else from
 ``[game] start``.  `serve(companion)`
 runs it until SIGTERM/SIGINT or the end of a recording.  Hardware libraries stay inside their
@@ -21,6 +22,7 @@ from typing import Any, TextIO
 
 from device import commands
 from device.config import Config
+from device.broker import BrokerPublisher
 from device.button import MoveButton
 from device.errors import GPIOError, WebError
 from device.leds import CounterPanel
@@ -140,7 +142,21 @@ def _build(config: Config, options: Options, out: TextIO, err: TextIO, source, d
             companion.web = web_for(config, companion)
         except WebError as e:  # the board is watched all the same, as without LEDs
             log.warning("%s; the board is watched without it", e)
+    if config.broker.enabled:
+        companion.broker = broker_for(config, companion)
     return companion
+
+
+def live_for(config: Config, companion: Companion) -> LiveState:
+    """The companion's live state (one, shared by the page and the broker): a sink and a
+    watcher of the companion."""
+    for sink in companion.sinks:
+        if isinstance(sink, LiveState):
+            return sink
+    live = LiveState(config.speech.language)
+    companion.sinks.append(live)
+    companion.watchers.append(live.refresh)
+    return live
 
 
 def web_for(config: Config, companion: Companion) -> WebServer:
@@ -149,11 +165,21 @@ def web_for(config: Config, companion: Companion) -> WebServer:
     the companion's loop."""
     server = WebServer(config.web, companion.store,
                        submit=lambda request: commands.submit(companion, request)).start()
-    live = LiveState(config.speech.language)
-    live.subscribers.append(server.publish)
-    companion.sinks.append(live)
-    companion.watchers.append(live.refresh)
+    live_for(config, companion).subscribers.append(server.publish)
     return server
+
+
+def broker_for(config: Config, companion: Companion) -> BrokerPublisher:
+    """The broker publisher for ``companion`` (``[broker]``), started: a subscriber of its live
+    state; the hub's pairings go through the same command as the page's names."""
+    page = None
+    if companion.web is not None:
+        page = companion.web.address_for_others or companion.web.url
+    publisher = BrokerPublisher(
+        config.broker, companion.store, page=page,
+        apply_pairing=lambda tags: commands.submit(companion, commands.tags(tags))).start()
+    live_for(config, companion).subscribers.append(publisher.publish)
+    return publisher
 
 
 def serve(companion: Companion, max_frames: int | None = None,

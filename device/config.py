@@ -21,6 +21,7 @@ Sections and keys (see `config/default.toml` for what each means):
 - ``[paths]`` database, pdn_folder
 - ``[logging]`` level
 - ``[web]`` enabled, bind, port, token
+- ``[broker]`` enabled, url, username, password, ca_file, event, board
 
 This module reads and checks text only: it imports no hardware or imaging library (the start
 position is checked by the rules core, `rules.Position`).
@@ -225,6 +226,23 @@ class WebConfig:
     token: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class BrokerConfig:
+    #: Publish this board's games to an MQTT broker (`device.broker`), for the club's hub.
+    enabled: bool = False
+    #: ``mqtt://HOST:PORT``, or ``mqtts://HOST:PORT`` for TLS (`device.mqtt.parse_url`).
+    url: str = "mqtt://localhost:1883"
+    username: str = ""
+    password: str = ""
+    #: The CA certificate (PEM) a TLS broker's certificate is checked against; empty: the
+    #: system's certificates.
+    ca_file: str = ""
+    #: The event's name in the topics (`device.topics`): letters, digits, - and _.
+    event: str = "club"
+    #: This board's number in the event (1-999); needed when enabled.
+    board: int = 0
+
+
 def _default_tags() -> dict[str, str]:
     return {"Event": "Club game", "Site": "", "Round": "-", "White": "?", "Black": "?"}
 
@@ -241,6 +259,7 @@ class Config:
     paths: PathsConfig = field(default_factory=PathsConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    broker: BrokerConfig = field(default_factory=BrokerConfig)
     #: The file it was read from, None for the defaults.
     path: str | None = None
 
@@ -494,7 +513,41 @@ def _web(check: _Checker, t: dict[str, Any], d: WebConfig) -> WebConfig:
     )
 
 
-_SECTIONS = ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths", "logging", "web")
+def _broker(check: _Checker, t: dict[str, Any], d: BrokerConfig) -> BrokerConfig:
+    from device.mqtt import URL_FORMS, parse_url
+    from device.topics import EVENT_NAME, MAX_BOARD
+
+    t = _keys(check, "broker", t, _names(BrokerConfig))
+    url = d.url
+    if "url" in t:
+        url = check.string("broker.url", t["url"]).strip()
+        try:
+            parse_url(url)
+        except ValueError as e:
+            raise check.fail("broker.url", t["url"], str(e)) from None
+    event = d.event
+    if "event" in t:
+        event = check.string("broker.event", t["event"]).strip()
+        if not EVENT_NAME.match(event):
+            raise check.fail("broker.event", t["event"], "is not an event name for the topics: use "
+                             "letters, digits, - and _ (e.g. \"winter-2025\")")
+    strings = {k: check.string(f"broker.{k}", t[k]).strip() if k in t else getattr(d, k)
+               for k in ("username", "password", "ca_file")}
+    out = BrokerConfig(
+        enabled=check.boolean("broker.enabled", t["enabled"]) if "enabled" in t else d.enabled,
+        url=url, event=event,
+        board=check.integer("broker.board", t["board"], 0, MAX_BOARD) if "board" in t else d.board,
+        **strings)
+    if out.enabled and out.board == 0:
+        raise ConfigError(f"{check.where}: broker.enabled = true needs this board's number: set "
+                          f"broker.board = N (1-{MAX_BOARD}, as on the pairings)")
+    if out.ca_file and not url.startswith("mqtts:"):
+        check.warn(f"broker.ca_file is only used with TLS: write broker.url as {URL_FORMS.split(', or ')[1]}")
+    return out
+
+
+_SECTIONS = ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths", "logging", "web",
+             "broker")
 
 
 def config_from_dict(data: dict[str, Any], where: str = "configuration", base: Config | None = None) -> Config:
@@ -517,6 +570,7 @@ def config_from_dict(data: dict[str, Any], where: str = "configuration", base: C
         paths=_paths(check, data.get("paths", {}), base.paths),
         logging=_logging(check, data.get("logging", {}), base.logging),
         web=_web(check, data.get("web", {}), base.web),
+        broker=_broker(check, data.get("broker", {}), base.broker),
         path=where if where != "configuration" else base.path,
     )
 

@@ -198,6 +198,9 @@ class Companion:
         #: The club's screen (`device.web.WebServer`), when one is served: set by whoever
         #: builds the companion, closed with it.
         self.web = None
+        #: The broker publisher (`device.broker.BrokerPublisher`), when the games are published:
+        #: set by whoever builds the companion, closed with it (after the page).
+        self.broker = None
         self.sinks = [panel, *sinks] if panel is not None else list(sinks)
         self.announcer = announcer
         self.speaker = speaker
@@ -894,7 +897,7 @@ class Companion:
         return self.store.export_pdn(self.game_id)
 
     def close(self) -> None:
-        for sink in [self.button, self.web, *self.sinks, self.speaker]:
+        for sink in [self.button, self.web, self.broker, *self.sinks, self.speaker]:
             close = getattr(sink, "close", None)
             if close is not None:
                 try:

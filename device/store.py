@@ -12,7 +12,10 @@ Tables:
 - ``moves``: game_id, ply (1 for the first move), number (PDN move number), color (``W``/``B``),
   text (PDN), fen (the position after), time (the observation's time, or when it was recorded),
   irregular (the `IrregularityKind` name of an irregular move that stood, else NULL);
-- ``comments``: game_id, ply (0: before the first move), text.
+- ``comments``: game_id, ply (0: before the first move), text;
+- ``published``: the broker's outbox (`device.broker`): game_id, seq (1, 2, ... per game), kind
+  and payload (JSON) of each event derived from the game (`device.game_log`), acked (1 once the
+  broker acknowledged it, PUBACK); ``meta``: key, value (the store's own id, ``store_id``).
 
 `StoreSink` consumes the arbiter's events (`MovePlayed`, `MoveTakenBack`, `ScoresheetComment`,
 `GameOver`) for one game.  PDN is written by `rules.scoresheet.Scoresheet`, the one PDN writer.
@@ -73,6 +76,18 @@ CREATE TABLE IF NOT EXISTS comments (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     ply     INTEGER NOT NULL CHECK (ply >= 0),
     text    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS published (
+    game_id INTEGER NOT NULL,
+    seq     INTEGER NOT NULL CHECK (seq >= 1),
+    kind    TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    acked   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 CREATE INDEX IF NOT EXISTS comments_game ON comments(game_id, ply);
@@ -270,6 +285,9 @@ class GameStore:
     def games(self) -> list[StoredGame]:
         return [self.game(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
 
+    def has_game(self, game_id: int) -> bool:
+        return bool(self._query("SELECT 1 FROM games WHERE id = ?", (game_id,)))
+
     def game_in_progress(self) -> int | None:
         """The most recent game not finished, to resume after a restart."""
         rows = self._query("SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (IN_PROGRESS,))
@@ -350,26 +368,54 @@ class GameStore:
         return [StoredComment(r[0], r[1]) for r in self._query(
             "SELECT ply, text FROM comments WHERE game_id = ? ORDER BY ply, id", (game_id,))]
 
+    # -- the broker's outbox (device.broker)
+
+    def store_id(self) -> str:
+        """This store's own id (8 hex digits, made once): tells its games from those of another
+        store a board may be given later."""
+        rows = self._query("SELECT value FROM meta WHERE key = 'store_id'")
+        if rows:
+            return rows[0][0]
+        import secrets
+
+        self._write([("INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)",
+                      (secrets.token_hex(4),))])
+        return self._query("SELECT value FROM meta WHERE key = 'store_id'")[0][0]
+
+    def outbox_add(self, game_id: int, events: list[tuple[str, dict]]) -> list[tuple[int, str, str]]:
+        """Append ``events`` (kind, payload) to game ``game_id``'s outbox, numbered on from its
+        last: [(seq, kind, payload as JSON)], committed before returning."""
+        if not events:
+            return []
+        with self._lock:
+            last = self._query("SELECT coalesce(max(seq), 0) FROM published WHERE game_id = ?",
+                               (game_id,))[0][0]
+            out = [(last + i, kind, json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+                   for i, (kind, payload) in enumerate(events, 1)]
+            self._write([("INSERT INTO published (game_id, seq, kind, payload) VALUES (?, ?, ?, ?)",
+                          (game_id, seq, kind, payload)) for seq, kind, payload in out])
+        return out
+
+    def outbox(self, game_id: int) -> list[tuple[int, str, str, bool]]:
+        """Game ``game_id``'s outbox in order: [(seq, kind, payload JSON, acked)]."""
+        return [(r[0], r[1], r[2], bool(r[3])) for r in self._query(
+            "SELECT seq, kind, payload, acked FROM published WHERE game_id = ? ORDER BY seq", (game_id,))]
+
+    def outbox_games(self, unacked: bool = False) -> list[int]:
+        """The games with events in the outbox (with events not acknowledged yet, when asked)."""
+        where = " WHERE acked = 0" if unacked else ""
+        return [r[0] for r in self._query(f"SELECT DISTINCT game_id FROM published{where} ORDER BY game_id")]
+
+    def outbox_acked(self, done: list[tuple[int, int]]) -> None:
+        """Mark events (game_id, seq) acknowledged by the broker."""
+        if done:
+            self._write([("UPDATE published SET acked = 1 WHERE game_id = ? AND seq = ?", pair)
+                         for pair in done])
+
     # -- PDN
 
     def scoresheet(self, game_id: int) -> Scoresheet:
-        game = self.game(game_id)
-        comments: dict[int, list[str]] = {}
-        for c in self.comments(game_id):
-            comments.setdefault(c.ply, []).append(c.text)
-        moves = self.moves(game_id)
-        last = moves[-1].ply if moves else 0
-        for ply in [p for p in comments if p > last]:  # comments after the last move recorded
-            comments.setdefault(last, []).extend(comments.pop(ply))
-        tags = dict(game.tags)
-        tags.setdefault("Date", dt.datetime.fromtimestamp(game.started).strftime("%Y.%m.%d"))
-        ordered = {k: tags.pop(k) for k in ROSTER if k in tags}
-        ordered.update(tags)
-        return Scoresheet(
-            tags=ordered, start_fen=game.start_fen,
-            moves=[ScoresheetMove(m.ply, m.color, m.number, m.text, m.fen, m.time,
-                                  tuple(comments.get(m.ply, ())), m.irregular) for m in moves],
-            comments_before=tuple(comments.get(0, ())), result=game.result, termination=game.termination)
+        return scoresheet_of(self.game(game_id), self.moves(game_id), self.comments(game_id))
 
     def export_pdn(self, game_id: int) -> str:
         """One game as PDN text."""
@@ -392,6 +438,25 @@ class GameStore:
         """Every game whose Event tag is ``event``, as one PDN text."""
         ids = [g.id for g in self.games() if g.tags.get("Event") == event]
         return "\n".join(self.export_pdn(i) for i in ids)
+
+
+def scoresheet_of(game: StoredGame, moves: list[StoredMove], comments: list[StoredComment]) -> Scoresheet:
+    """A stored game's scoresheet (the store's, and the hub's from what a board published)."""
+    by_ply: dict[int, list[str]] = {}
+    for c in comments:
+        by_ply.setdefault(c.ply, []).append(c.text)
+    last = moves[-1].ply if moves else 0
+    for ply in [p for p in by_ply if p > last]:  # comments after the last move recorded
+        by_ply.setdefault(last, []).extend(by_ply.pop(ply))
+    tags = dict(game.tags)
+    tags.setdefault("Date", dt.datetime.fromtimestamp(game.started).strftime("%Y.%m.%d"))
+    ordered = {k: tags.pop(k) for k in ROSTER if k in tags}
+    ordered.update(tags)
+    return Scoresheet(
+        tags=ordered, start_fen=game.start_fen,
+        moves=[ScoresheetMove(m.ply, m.color, m.number, m.text, m.fen, m.time,
+                              tuple(by_ply.get(m.ply, ())), m.irregular) for m in moves],
+        comments_before=tuple(by_ply.get(0, ())), result=game.result, termination=game.termination)
 
 
 def _code(e: sqlite3.Error) -> str:

@@ -37,7 +37,7 @@ def test_documented_default_file_equals_builtin_defaults():
     from_file = load_config(DEFAULT)
     defaults = load_config(None)
     for section in ("camera", "board", "game", "vision", "pins", "speech", "tags", "paths",
-                    "logging", "web"):
+                    "logging", "web", "broker"):
         assert getattr(from_file, section) == getattr(defaults, section), section
     assert from_file.path == str(DEFAULT)
 
@@ -228,3 +228,15 @@ def test_wild_values_still_give_one_short_line(tmp_path, text, expected):
 def test_a_huge_number_from_a_dict_gives_a_config_error():
     with pytest.raises(ConfigError, match=r"camera.fps = \(a number of about 5000 digits\) is out of range"):
         config_from_dict({"camera": {"fps": 10 ** 5000}})
+
+
+def test_broker_section_is_off_by_default_and_its_mistakes_are_one_line(tmp_path):
+    assert load_config(None).broker.enabled is False
+    cfg = load_config(write(tmp_path, '[broker]\nenabled = true\nurl = "mqtts://hub.local"\n'
+                                      'event = "winter-2025"\nboard = 7\n'))
+    assert (cfg.broker.url, cfg.broker.event, cfg.broker.board) == ("mqtts://hub.local", "winter-2025", 7)
+    message = error_of(tmp_path, '[broker]\nurl = "http://hub.local:1883"\n')
+    assert "broker.url" in message and "mqtt://HOST:PORT" in message
+    assert "broker.board" in error_of(tmp_path, "[broker]\nenabled = true\n")
+    assert "broker.event" in error_of(tmp_path, '[broker]\nevent = "a/b"\n')
+    assert "broker.board" in error_of(tmp_path, "[broker]\nboard = 1000\n")
