@@ -371,6 +371,62 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def hub_broker(config: "Config", args: argparse.Namespace):
+    """The configuration's [broker] with the hub's command-line overrides, checked."""
+    from dataclasses import replace
+
+    from device.mqtt import URL_FORMS, parse_url
+    from device.topics import EVENT_NAME
+
+    broker = config.broker
+    given = {k: getattr(args, k) for k in ("url", "event", "username", "password") if getattr(args, k)}
+    broker = replace(broker, **given)
+    try:
+        parse_url(broker.url)
+    except ValueError as e:
+        raise UsageError(f"--url {broker.url!r} {e}") from None
+    if not EVENT_NAME.match(broker.event):
+        raise UsageError(f"--event {broker.event!r} is not an event name for the topics: use letters, "
+                         "digits, - and _")
+    return broker
+
+
+def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
+    from device.stopping import stop_on_signals
+
+    with stop_on_signals() as stop:
+        from device import pairings
+        from device.config import WebConfig
+        from device.hub import Hub
+        from device.hub_store import HubStore
+        from device.hub_web import HubWebServer
+
+        config = _config(args.config)
+        broker = hub_broker(config, args)
+        pairing = None
+        if args.pairings:
+            round_, paired = pairings.pick(pairings.load(args.pairings), args.round, args.pairings)
+            pairing = pairings.message(round_, paired, args.event_name)
+            out.write(f"Pairings of round {round_}: {len(paired)} boards, sent to the boards\n")
+        store = HubStore(args.database)
+        hub = Hub(broker, store, pairing=pairing, round_=args.round).start()
+        try:
+            web = HubWebServer(WebConfig(bind=args.bind, port=args.port), hub).start()
+            try:
+                others = web.address_for_others
+                out.write(f"The round's page: {web.url}" + (f" (from other machines: {others})" if others else "")
+                          + f"\nThe round's PDN: {web.url}round.pdn\n")
+                out.flush()
+                while not stop.wait(1.0):
+                    pass
+            finally:
+                web.close()
+        finally:
+            hub.close()
+            store.close()
+    return 0
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     from device.store import GameStore
 
@@ -555,6 +611,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="begin a new game from this set-up position (PDN FEN, e.g. W:W28,K35,40:B12,19,23); "
                         "overrides game.start; a game in progress from another position is set aside unfinished")
     s.set_defaults(func=cmd_run)
+    s = sub.add_parser("hub", help="the club's hub: every board of an event from the broker, the round's "
+                                   "page, PDN and standings")
+    s.add_argument("--config", help="the configuration file (its [broker] section: url, username, password, event)")
+    s.add_argument("--url", help="the broker, mqtt://HOST:PORT or mqtts://HOST:PORT (overrides broker.url)")
+    s.add_argument("--event", help="the event's name in the topics (overrides broker.event)")
+    s.add_argument("--username", help="the hub's account on the broker (overrides broker.username)")
+    s.add_argument("--password", help="its password (overrides broker.password)")
+    s.add_argument("--database", default="hub.sqlite3", help="the hub's own store (default ./hub.sqlite3)")
+    s.add_argument("--bind", default="0.0.0.0", help="the page's address (default every interface)")
+    s.add_argument("--port", type=int, default=8090, help="the page's port (default 8090; 0: a free one)")
+    s.add_argument("--pairings", metavar="CSV", help="the pairings file (round,board,White,Black), sent to the boards")
+    s.add_argument("--round", help="the round shown and written as PDN (default: the pairings' last round; "
+                                   "without pairings every game)")
+    s.add_argument("--event-name", help="with --pairings: the Event tag the boards set")
+    s.set_defaults(func=cmd_hub)
     s = sub.add_parser("export", help="print stored games as PDN")
     s.add_argument("--config", help="the configuration file (for paths.database)")
     s.add_argument("--database", help="the game store (default: paths.database of the configuration)")

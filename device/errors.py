@@ -39,3 +39,7 @@ class SpeechError(DeviceError):
 
 class WebError(DeviceError):
     """The club's screen cannot be served (the port is taken, the address is not this machine's)."""
+
+
+class PairingsError(DeviceError):
+    """A pairings file that cannot be read: names the file, the line and the fix."""

@@ -114,33 +114,46 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
-class WebServer:
-    """The club's screen on ``config.bind``:``config.port`` (see the module docstring).
-    ``submit`` queues a command to the service (None: no service, controls answer 503)."""
+@web.middleware
+async def security_headers(request: web.Request, handler: Callable) -> web.StreamResponse:
+    """Every answer, errors too, with `SECURITY_HEADERS`."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as e:
+        response = e
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if isinstance(response, web.HTTPException):
+        raise response
+    return response
 
-    def __init__(self, config: WebConfig, store: GameStore, submit: Submit | None = None) -> None:
+
+class Served:
+    """An aiohttp application on ``config.bind``:``config.port``, on a thread of its own with its
+    own asyncio loop (`start`, `close`).  A subclass gives its routes (`_routes`), may prepare
+    its loop's objects (`_setup`) and end its streams (`_stopping`)."""
+
+    #: What it is, in the log and in errors.
+    what = "the club's screen"
+    #: The setting that moves it to another port, in errors.
+    port_setting = "[web] port"
+
+    def __init__(self, config: WebConfig) -> None:
         self.config = config
-        self.store = store
-        self.submit = submit
         self.port: int | None = None
-        self._static = static_files()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
         self._stopped = threading.Event()
-        # on the web's loop only:
-        self._message: bytes | None = None   # the latest state, as one server-sent event
-        self._state: dict | None = None       # the latest snapshot with its boards
-        self._changed: asyncio.Event | None = None
-        self._closing = False
-        self._clients = 0
-        self._live: tuple[tuple, str, str, float] | None = None  # (key, text, etag, modified)
-        self._seen: dict[str, tuple[str, float]] = {}  # path -> (etag, first served)
-        self.camera_every_s = CAMERA_EVERY_S
-        self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
-        self._camera_lock: asyncio.Lock | None = None
 
-    # -- life ----------------------------------------------------------------------------------
+    def _routes(self) -> list:
+        raise NotImplementedError
+
+    def _setup(self) -> None:
+        """On the loop, before listening."""
+
+    def _stopping(self) -> None:
+        """On the loop, when it stops."""
 
     @property
     def url(self) -> str:
@@ -159,7 +172,7 @@ class WebServer:
             return None
         return f"http://{socket.gethostname()}:{self.port}/"
 
-    def start(self, timeout: float = 20.0) -> "WebServer":
+    def start(self, timeout: float = 20.0) -> "Served":
         """Listen, on a thread of its own; raises `WebError` when the address cannot be used."""
         ready = threading.Event()
         failed: list[BaseException] = []
@@ -186,25 +199,81 @@ class WebServer:
         self._thread = threading.Thread(target=run, name="web", daemon=True)
         self._thread.start()
         if not ready.wait(timeout):
-            raise WebError(f"the club's screen did not start on {self.config.bind}:{self.config.port}")
+            raise WebError(f"{self.what} did not start on {self.config.bind}:{self.config.port}")
         if failed:
             e = failed[0]
             if not isinstance(e, OSError):
                 raise e
             why = e.strerror or str(e)
-            raise WebError(f"cannot serve the club's screen on {self.config.bind}:{self.config.port}: "
-                           f"{why}: set [web] port to a free port (or bind to this machine's "
-                           "address), or [web] enabled = false")
+            raise WebError(f"cannot serve {self.what} on {self.config.bind}:{self.config.port}: "
+                           f"{why}: set {self.port_setting} to a free port (or bind to this "
+                           "machine's address), or [web] enabled = false")
         others = self.address_for_others
-        log.info("the club's screen is at %s%s", self.url,
+        log.info("%s is at %s%s", self.what, self.url,
                  f" (from other machines: {others})" if others else "")
         return self
 
     async def _listen(self) -> None:
+        self._setup()
+        app = web.Application(middlewares=[security_headers])
+        app.add_routes(self._routes())
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.bind, self.config.port)
+        try:
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            raise
+        self.port = int(self._runner.addresses[0][1])
+
+    async def _shutdown(self) -> None:
+        self._stopping()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop serving (pages connected see their stream end and try again)."""
+        loop = self._loop
+        if loop is None or self._thread is None:
+            return
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(timeout)
+        self._loop = None
+
+
+class WebServer(Served):
+    """The club's screen on ``config.bind``:``config.port`` (see the module docstring).
+    ``submit`` queues a command to the service (None: no service, controls answer 503)."""
+
+    def __init__(self, config: WebConfig, store: GameStore, submit: Submit | None = None) -> None:
+        super().__init__(config)
+        self.store = store
+        self.submit = submit
+        self._static = static_files()
+        # on the web's loop only:
+        self._message: bytes | None = None   # the latest state, as one server-sent event
+        self._state: dict | None = None       # the latest snapshot with its boards
+        self._changed: asyncio.Event | None = None
+        self._closing = False
+        self._clients = 0
+        self._live: tuple[tuple, str, str, float] | None = None  # (key, text, etag, modified)
+        self._seen: dict[str, tuple[str, float]] = {}  # path -> (etag, first served)
+        self.camera_every_s = CAMERA_EVERY_S
+        self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
+        self._camera_lock: asyncio.Lock | None = None
+
+    def start(self, timeout: float = 20.0) -> "WebServer":
+        super().start(timeout)
+        return self
+
+    def _setup(self) -> None:
         self._changed = asyncio.Event()
         self._camera_lock = asyncio.Lock()
-        app = web.Application(middlewares=[self._headers])
-        app.add_routes([
+
+    def _routes(self) -> list:
+        return [
             web.get("/", self._index),
             web.get("/static/{name}", self._static_file),
             web.get("/api/state", self._api_state),
@@ -227,33 +296,12 @@ class WebServer:
             web.get(r"/pdn/game/{id:\d+}.pdn", self._game_pdn),
             web.get(r"/pdn/day/{day}.pdn", self._day_pdn),
             web.get(r"/pdn/event/{event:.+}.pdn", self._event_pdn),
-        ])
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config.bind, self.config.port)
-        try:
-            await site.start()
-        except BaseException:
-            await self._runner.cleanup()
-            raise
-        self.port = int(self._runner.addresses[0][1])
+        ]
 
-    async def _shutdown(self) -> None:
+    def _stopping(self) -> None:
         self._closing = True
         if self._changed is not None:
             self._changed.set()  # every event stream ends
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    def close(self, timeout: float = 10.0) -> None:
-        """Stop serving (pages connected see their stream end and try again)."""
-        loop = self._loop
-        if loop is None or self._thread is None:
-            return
-        if loop.is_running():
-            loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout)
-        self._loop = None
 
     # -- live state (from the service's thread) ------------------------------------------------
 
@@ -282,18 +330,6 @@ class WebServer:
         return self._clients
 
     # -- handlers ------------------------------------------------------------------------------
-
-    @web.middleware
-    async def _headers(self, request: web.Request, handler: Callable) -> web.StreamResponse:
-        try:
-            response = await handler(request)
-        except web.HTTPException as e:
-            response = e
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        if isinstance(response, web.HTTPException):
-            raise response
-        return response
 
     async def _index(self, request: web.Request) -> web.Response:
         return self._file("index.html")
@@ -500,21 +536,14 @@ class WebServer:
              etag: str | None = None, modified: float | None = None) -> web.Response:
         """``text`` as PDN with its validators; 304 when the caller has it already."""
         if etag is None:
-            etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20] + '"'
+            etag = pdn_etag(text)
         if modified is None:
             seen = self._seen.get(request.path)
             if seen is None or seen[0] != etag:
                 seen = (etag, time.time())
                 self._seen[request.path] = seen
             modified = seen[1]
-        headers = {"ETag": etag, "Last-Modified": formatdate(modified, usegmt=True),
-                   "Cache-Control": "no-cache"}
-        if request.query.get("download"):
-            headers["Content-Disposition"] = f'attachment; filename="{name}"'
-        if _not_modified(request, etag, modified):
-            return web.Response(status=304, headers=headers)
-        return web.Response(text=text, content_type="application/x-draughts-pdn", charset="utf-8",
-                            headers=headers)
+        return pdn_response(request, text, name, etag, modified)
 
     async def _live_pdn(self, request: web.Request) -> web.Response:
         """Today's games; read from the store again only when the game changed."""
@@ -523,7 +552,7 @@ class WebServer:
         key = (today, version)
         if self._live is None or self._live[0] != key:
             text = await self._read(lambda: self.store.export_pdn_day(today))
-            etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20] + '"'
+            etag = pdn_etag(text)
             modified = self._live[3] if self._live is not None and self._live[2] == etag else time.time()
             self._live = (key, text, etag, modified)
         _, text, etag, modified = self._live
@@ -559,6 +588,23 @@ class WebServer:
         if not text:
             raise web.HTTPNotFound(text="no game of that event")
         return self._pdn(request, text, "event.pdn")
+
+
+def pdn_etag(text: str) -> str:
+    return '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20] + '"'
+
+
+def pdn_response(request: web.Request, text: str, name: str, etag: str, modified: float) -> web.Response:
+    """``text`` as PDN with its validators (``ETag``, ``Last-Modified``): 304 when the caller
+    has it already; a download (``?download=1``) is named ``name``."""
+    headers = {"ETag": etag, "Last-Modified": formatdate(modified, usegmt=True),
+               "Cache-Control": "no-cache"}
+    if request.query.get("download"):
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    if _not_modified(request, etag, modified):
+        return web.Response(status=304, headers=headers)
+    return web.Response(text=text, content_type="application/x-draughts-pdn", charset="utf-8",
+                        headers=headers)
 
 
 def _error(status: int, text: str) -> web.Response:
