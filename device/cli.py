@@ -340,6 +340,17 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         from device.app import Options, build, serve
 
         config = _config(args.config, "WARNING")
+        if args.boards < 1:
+            raise UsageError("--boards must be 1 or more")
+        if args.boards > 1:
+            from device.club_demo import run_club
+
+            pdn = run_club(config, args.boards, out, stop, pdn=args.pdn, fps=args.fps, seed=args.seed,
+                           no_speech=args.no_speech)
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(pdn)
+            out.write(f"\nThe round's PDN (also written to {args.out}):\n\n{pdn}")
+            return 0
         with tempfile.TemporaryDirectory(prefix="frisian-demo-") as tmp:
             database = args.database or os.path.join(tmp, "games.sqlite3")
             source = args.source or "render"
@@ -604,6 +615,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1, help="picks the camera pose and light (default 1)")
     s.add_argument("--out", default="frisian-demo.pdn", help="where the PDN is written (default ./frisian-demo.pdn)")
     s.add_argument("--frames", type=int, help="stop after this many frames")
+    s.add_argument("--boards", type=int, default=1,
+                   help="the club: this many boards publishing to a local mosquitto, and the hub's round page")
     s.set_defaults(func=cmd_demo)
     s = sub.add_parser("run", help="the service: watch the board, keep the scoresheet, drive LEDs and speech")
     _service_options(s)
