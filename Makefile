@@ -1,8 +1,12 @@
 # The two commands: `make demo` and `make test`.  Both set up .venv first (scripts/setup.sh).
-.PHONY: demo test setup setup-test bench clean
+.PHONY: demo demo-club test setup setup-test bench clean
 
 demo: setup
 	.venv/bin/frisian-companion demo
+
+# The club: a local mosquitto (apt-get install mosquitto), three rendered boards and the hub.
+demo-club: setup
+	.venv/bin/frisian-companion demo --boards 3
 
 # The suite twice, both must pass: on pip's OpenCV and numpy (.venv), then on the Raspberry Pi's,
 # Debian's python3-opencv 4.6 and python3-numpy 1.24 (.venv-pi; see scripts/setup.sh).

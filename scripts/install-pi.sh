@@ -5,7 +5,8 @@
 # What it does (each step is skipped when already done, so it can be run again to update):
 #  1. apt packages: the camera stack, OpenCV and numpy from Raspberry Pi OS (never pip's: pip's
 #     OpenCV needs numpy 2, which breaks the apt camera stack), aiohttp (the club's screen),
-#     espeak-ng, aplay, lgpio;
+#     paho-mqtt (the broker publisher: Debian's 1.6, which device.mqtt supports), espeak-ng,
+#     aplay, lgpio;
 #  2. the system user frisian, in the groups video, gpio and audio;
 #  3. a venv in /opt/frisian-companion/venv with --system-site-packages (so picamera2, cv2 and
 #     numpy come from apt), and this checkout installed into it with --no-deps plus the pure-Python
@@ -23,7 +24,7 @@ etc=/etc/frisian-companion
 state=/var/lib/frisian-companion
 unit=frisian-companion.service
 user=frisian
-apt_packages=(python3-picamera2 python3-opencv python3-numpy python3-aiohttp python3-venv python3-lgpio espeak-ng alsa-utils)
+apt_packages=(python3-picamera2 python3-opencv python3-numpy python3-aiohttp python3-paho-mqtt python3-venv python3-lgpio espeak-ng alsa-utils)
 requirements="$repo/scripts/requirements-pi.txt"
 
 say() { echo "install-pi: $*" >&2; }

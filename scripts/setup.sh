@@ -14,8 +14,11 @@ extras=""
 system_packages=(python3-venv espeak-ng alsa-utils systemd)
 # The club's-screen tests drive Debian's chromium with Playwright (no browser download), and
 # the tests' second venv runs on the Pi's own OpenCV, numpy and aiohttp.
-# sqlite3 is the repair a damaged store's message names (tested).
-[ -n "$extras" ] && system_packages+=(chromium python3-opencv python3-numpy python3-aiohttp sqlite3)
+# sqlite3 is the repair a damaged store's message names (tested).  The hub's tests start their
+# own mosquitto (with mosquitto_passwd's password file), and .venv-pi uses Debian's paho-mqtt 1.6
+# as the Pi does (.venv has PyPI's 2.x: device.mqtt works with both).
+[ -n "$extras" ] && system_packages+=(chromium python3-opencv python3-numpy python3-aiohttp sqlite3 \
+  mosquitto python3-paho-mqtt)
 
 say() { echo "setup: $*" >&2; }
 

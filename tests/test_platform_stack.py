@@ -31,3 +31,15 @@ def test_the_pip_stack_is_not_debians():
 
 def test_the_stack_is_one_the_make_target_knows():
     assert STACK in (None, "pip", "pi"), f"FRISIAN_TEST_STACK={STACK!r}: pip or pi"
+
+
+@pytest.mark.skipif(STACK is None, reason="pytest run by hand (FRISIAN_TEST_STACK unset)")
+def test_paho_mqtt_is_the_stacks_own():
+    """The Pi's venv uses Debian's python3-paho-mqtt 1.6 (the old callbacks), pip's venv PyPI's
+    2.x: the hub's tests run on both (`device.mqtt`)."""
+    import paho.mqtt
+
+    if STACK == "pi":
+        assert paho.mqtt.__version__.startswith("1.6.") and paho.mqtt.__file__.startswith(DEBIAN)
+    else:
+        assert int(paho.mqtt.__version__.split(".")[0]) >= 2, paho.mqtt.__version__
