@@ -182,8 +182,11 @@ class BrokerPublisher:
             self.store.outbox_acked(acked)
             self.acked += len(acked)
         if snapshot is not None:
+            before = None if self._snapshot is None else self._snapshot["game"]["id"]
             self._snapshot = snapshot
             game_id = snapshot["game"]["id"]
+            if before is not None and before != game_id:
+                self._sync(before)  # set aside, adjourned or removed as the next one began
             self._sync(game_id, snapshot.get("pending"))
             self._pair()
             self._send_state()

@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: The hub's thread applies what arrived at most this long after it arrived (seconds).
 BATCH_S = 0.05
+#: Not connected this long after starting: said once (paho goes on trying).
+FIRST_CONNECT_S = 3.0
 
 
 @dataclass
@@ -198,8 +200,17 @@ class Hub:
     # -- the hub's thread
 
     def _run(self) -> None:
+        started, said = time.monotonic(), False
         while True:
-            items = [self._queue.get()]
+            try:
+                items = [self._queue.get(timeout=1.0)]
+            except queue.Empty:
+                if not self.connected and not said and time.monotonic() - started >= FIRST_CONNECT_S:
+                    said = True
+                    log.warning("the broker at %s cannot be reached yet: it is tried again every "
+                                "few seconds; the round's page shows what the hub's store has",
+                                self.address)
+                continue
             end = time.monotonic() + BATCH_S
             while time.monotonic() < end:  # what else arrives soon comes in the same batch
                 try:

@@ -81,11 +81,18 @@ class LocalBroker:
         raise DeviceError(f"mosquitto did not listen on port {self.port} within {timeout:.0f} s")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            end(self.process)
         self.process = None
+
+
+def end(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Stop ``process`` with SIGTERM, or SIGKILL when it has not ended within ``timeout``."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from device.config import BrokerConfig, WebConfig
 from device.hub import Hub
 from device.hub_store import HubStore
 from device.hub_web import HubWebServer
+from device.local_broker import end
 from device.store import GameStore
 from tests.mosquitto_helpers import HUB_PASSWORD, HUB_USER, Mosquitto, board_user
 
@@ -67,16 +67,28 @@ class BoardProcess:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            end(self.process, 15)
 
     def store(self) -> GameStore:
         return GameStore(self.database, read_only=True)
+
+
+@contextmanager
+def playing(folder: Path, broker: Mosquitto, games: tuple[int, ...], plies: int, pace: float) -> Iterator[list[BoardProcess]]:
+    """Boards 1, 2, ... playing ``games`` as processes, stopped at the end."""
+    boards = [BoardProcess(folder, broker, n, game, plies, pace).start() for n, game in enumerate(games, 1)]
+    try:
+        yield boards
+    finally:
+        for b in boards:
+            b.stop()
+
+
+def hub_shows(hub: Hub, boards: list[BoardProcess], at_least: int) -> bool:
+    """Every board's card on the hub shows ``at_least`` plies."""
+    with hub.lock:
+        return all(hub.round.card(b.board)["plies"] >= at_least for b in boards)
 
 
 def recorded(database: Path) -> dict:
@@ -125,13 +137,3 @@ def hub_events(folder: Path) -> list[tuple]:
         return [(b, g, s, k) for b, g, s, k, _ in store.events()]
     finally:
         store.close()
-
-
-def card_plies(web: HubWebServer) -> dict[int, int]:
-    from tests.web_helpers import call
-
-    return {c["board"]: c["plies"] for c in call(web.url + "api/round")[1]["boards"]}
-
-
-def loads(text: str) -> dict:
-    return json.loads(text)

@@ -10,19 +10,25 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import urllib.parse
+from dataclasses import replace
 
 import pytest
 
-from device import game_log, mqtt, pairings, topics
+from device import commands, game_log, mqtt, pairings, topics
+from device.app import broker_for
+from device.broker import BrokerPublisher
+from device.config import Config
+from device.render_source import RenderedSource
+from device.service import Companion
+from device.store import GameStore
 from device.errors import PairingsError
 from device.standings import standings
 from tests.device_helpers import wait_for
 from tests.hub_helpers import (EVENT, BoardProcess, board_config, finished, hub_events, hub_has,
-                               plies, recorded, round_pdn_of, running_hub)
+                               hub_shows, playing, plies, recorded, round_pdn_of, running_hub)
 from tests.mosquitto_helpers import HUB_PASSWORD, HUB_USER, Mosquitto, board_user, needs_mosquitto
 from tests.scripted_board import real_game, scripted
-from tests.web_helpers import call
+from tests.web_helpers import Holding, call
 
 GAMES = (3, 6, 8)  # of the lidraughts file: 33, 40 and 35 plies, decided 1-0, 0-1, 1-0
 
@@ -52,11 +58,9 @@ def each_event_once(tmp_path, boards: list[BoardProcess]) -> None:
 
 @needs_mosquitto
 def test_the_broker_away_for_ten_seconds_mid_game_loses_nothing(tmp_path, broker):
-    boards = [BoardProcess(tmp_path, broker, n, game, plies=36, pace=0.4).start()
-              for n, game in enumerate(GAMES, 1)]
-    try:
+    with playing(tmp_path, broker, GAMES, plies=36, pace=0.4) as boards:
         with running_hub(tmp_path, broker) as (hub, web):
-            assert wait_for(lambda: all(v >= 3 for v in _plies_on_hub(hub, boards).values()), 60)
+            assert wait_for(lambda: hub_shows(hub, boards, 3), 60)
             broker.stop()
             before = {b.board: plies(b.database) for b in boards}
             time.sleep(10)
@@ -73,18 +77,13 @@ def test_the_broker_away_for_ten_seconds_mid_game_loses_nothing(tmp_path, broker
         for b in boards:
             log = b.log.read_text()
             assert log.count("is away") == 1 and log.count("is back:") == 1, log
-    finally:
-        for b in boards:
-            b.stop()
 
 
 @needs_mosquitto
 def test_the_hub_restarted_and_a_board_killed_lose_nothing_and_count_nothing_twice(tmp_path, broker):
-    boards = [BoardProcess(tmp_path, broker, n, game, plies=34, pace=0.25).start()
-              for n, game in enumerate(GAMES, 1)]
-    try:
+    with playing(tmp_path, broker, GAMES, plies=34, pace=0.25) as boards:
         with running_hub(tmp_path, broker) as (hub, _):
-            assert wait_for(lambda: all(v >= 3 for v in _plies_on_hub(hub, boards).values()), 60)
+            assert wait_for(lambda: hub_shows(hub, boards, 3), 60)
         # the hub is away; board 2 is killed mid-game and started again on its store
         killed = boards[1]
         time.sleep(0.5)
@@ -102,33 +101,18 @@ def test_the_hub_restarted_and_a_board_killed_lose_nothing_and_count_nothing_twi
             page = call(web.url)[1]
             assert all(f'id="board-{b.board}"' in page for b in boards)
         each_event_once(tmp_path, boards)
-    finally:
-        for b in boards:
-            b.stop()
-
-
-def _plies_on_hub(hub, boards) -> dict[int, int]:
-    with hub.lock:
-        return {b.board: hub.round.card(b.board)["plies"] for b in boards}
 
 
 def _why(hub, boards) -> str:
-    return f"hub {_plies_on_hub(hub, boards)}, boards {[plies(b.database) for b in boards]}"
+    with hub.lock:
+        shown = [hub.round.card(b.board)["plies"] for b in boards]
+    return f"hub {shown}, boards {[plies(b.database) for b in boards]}"
 
 
 @needs_mosquitto
 def test_rendered_games_pairings_page_and_standings(tmp_path, broker):
     """The real pipeline: three companions watching rendered games publish through the broker;
     the hub's pairings name the players on every board; the round's page, PDN and standings."""
-    from tests.web_helpers import Holding
-    from device.app import broker_for
-    from device.config import Config
-    from device.render_source import RenderedSource
-    from device.service import Companion
-    from device.store import GameStore
-    from device import commands
-    from dataclasses import replace
-
     played = 4
     names = {1: ("Sietske de Boer", "Jan <b>Hoekstra</b>"), 2: ("Anne", "Pieter"), 3: ("Tjitske", "Wiebe")}
     csv = tmp_path / "round.csv"
@@ -180,17 +164,26 @@ def test_a_board_started_without_its_broker_records_and_sends_all_once_it_is_the
     broker = Mosquitto(tmp_path / "broker", event=EVENT)  # not started yet
     caplog.set_level(logging.INFO, logger="device.broker")
     c, watcher = scripted(tmp_path / "board1.sqlite3", real_game(3, 8), 0.05, board_config(broker, 1))
+    watcher._declared = True  # the game stays in progress after its 8 moves
     stop = threading.Event()
     thread = threading.Thread(target=c.run, args=(stop,), daemon=True)
     thread.start()
     try:
-        assert watcher.done.wait(30)
+        assert wait_for(lambda: len(c.store.moves(c.game_id)) == 8, 30)
         assert wait_for(lambda: "cannot be reached yet" in caplog.text, 10)
-        assert c.broker.acked == 0 and len(c.store.outbox(c.game_id)) >= 9  # game, 8 moves, end
+        assert c.broker.acked == 0 and len(c.store.outbox(c.game_id)) >= 9  # the game, 8 moves
         broker.start()
         with running_hub(tmp_path, broker) as (hub, _):
             assert wait_for(lambda: hub_has(hub, 1, tmp_path / "board1.sqlite3"), 30)
             assert all(acked for *_, acked in c.store.outbox(c.game_id))
+            # a game that ended by the arbiter's command as the next began reaches the hub too
+            first = c.game_id
+            commands.submit(c, commands.adjourn()).result(30)
+            assert c.game_id != first and c.store.game(first).termination == "adjourned"
+            assert wait_for(lambda: hub_has(hub, 1, tmp_path / "board1.sqlite3"), 30)
+            with hub.lock:
+                [game] = hub.round.board_games(1)
+                assert game.view.end["termination"] == "adjourned" and hub.round.current(1).key.endswith(f"-{c.game_id}")
     finally:
         stop.set()
         thread.join(30)
@@ -226,10 +219,6 @@ def test_the_acl_lets_a_board_write_only_its_own_topics_and_the_hub_only_the_pai
         time.sleep(0.3)
         assert got == [f"frisian/{EVENT}/1/state"]
         # a wrong password: refused, said once with what to fix
-        from device.broker import BrokerPublisher
-        from device.store import GameStore
-        from dataclasses import replace
-
         caplog.set_level(logging.INFO, logger="device.broker")
         with GameStore(tmp_path / "b.sqlite3") as store:
             publisher = BrokerPublisher(replace(board_config(broker, 1), password="wrong"), store).start()
