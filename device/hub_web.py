@@ -142,6 +142,7 @@ class HubWebServer(Served):
             web.get("/api/standings", self._api_standings),
             web.get("/api/events", self._events),
             web.get("/static/{name}", self._static_file),
+            web.get("/favicon.ico", self._no_icon),
         ]
 
     def _read(self, read):
@@ -221,6 +222,9 @@ class HubWebServer(Served):
                 "<p>Two points a win, one a draw; finished games only.</p></main>")
         return web.Response(text=_page("Standings", body, script=False), content_type="text/html",
                             headers={"Cache-Control": "no-store"})
+
+    async def _no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
 
     async def _static_file(self, request: web.Request) -> web.Response:
         found = self._static.get(request.match_info["name"])

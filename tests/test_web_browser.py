@@ -162,3 +162,45 @@ def test_the_page_reconnects_after_the_service_restarts(tmp_path, page):
         assert call(c.web.url + "api/tags", "POST", {"tags": {"White": "After"}}, bearer())[0] == 200
         expect(page.locator("#white-name")).to_have_text("After", timeout=WAIT_MS)
         expect(page.locator("#connection")).to_have_text("live")
+
+
+def test_the_hubs_round_page_follows_a_board_live_and_opens_it(tmp_path, page):
+    """The hub's round page (`device.hub_web`) in the browser: a board's card follows its moves
+    by server-sent events under the content security policy, and a click opens the board."""
+    import threading
+
+    from tests.hub_helpers import board_config, running_hub
+    from tests.mosquitto_helpers import Mosquitto, mosquitto
+    from tests.scripted_board import real_game as scripted_game
+    from tests.scripted_board import scripted
+
+    if mosquitto() is None:
+        pytest.skip("needs mosquitto")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    broker = Mosquitto(tmp_path / "broker").start()
+    c, watcher = scripted(tmp_path / "board1.sqlite3", scripted_game(3, 10), 0.3, board_config(broker, 1),
+                          tags={"Event": "t", "White": "Sietske <i>", "Black": "Jan"})
+    stop = threading.Event()
+    thread = threading.Thread(target=c.run, args=(stop,), daemon=True)
+    try:
+        with running_hub(tmp_path, broker) as (hub, web):
+            page.goto(web.url)
+            thread.start()
+            card = page.locator("#board-1")
+            expect(card).to_contain_text("Sietske <i>", timeout=WAIT_MS)
+            expect(card).to_contain_text("(10 plies)", timeout=WAIT_MS)
+            expect(card.locator("svg")).to_have_count(1)
+            expect(page.locator("#connection")).to_have_text("live")
+            screenshot(page, "hub-round")
+            card.locator("a.card-link").click()
+            page.wait_for_url("**/board/1")
+            expect(page.locator("#moves li")).to_have_count(10, timeout=WAIT_MS)
+            expect(page.locator("#moves li").first).to_have_text(scripted_game(3, 1).move_texts()[0])
+        assert not errors, errors
+    finally:
+        stop.set()
+        if thread.is_alive():
+            thread.join(30)
+        c.close()
+        broker.stop()
