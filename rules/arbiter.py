@@ -123,6 +123,9 @@ TAKING_OFF = "the capture is not finished: captured pieces still stand"
 TAKING_OFF_S = 1.5
 #: Captures of more pieces than this are not searched for men still being taken off (2^n boards).
 TAKING_OFF_MOST = 8
+#: A board that no single act explains with more squares changed than this may be several moves
+#: on: it is read a second time before it is named (`Arbiter._irregular`).
+SEVERAL_MOVES = 4
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
 #: A board read this many times in a row whose changed squares read as a line has them, if only
@@ -330,6 +333,15 @@ class Arbiter:
         self.__dict__.update(trial.__dict__)
         self.game, self._quick_only = game, False
         return events
+
+    def _read_in_a_row(self, obs: Observation) -> int:
+        """How many of the last still readings (this one too) read the board as ``obs`` does."""
+        text, n = obs.text(), 0
+        for seen in reversed(self.seen):
+            if seen.text() != text:
+                break
+            n += 1
+        return n
 
     def _putting_back(self, obs: Observation, lifted: tuple[int, ...]) -> bool:
         """Whether the board is the open irregular move's board with that move's piece lifted
@@ -954,8 +966,17 @@ class Arbiter:
                 events.extend(self._stand(when))
                 position = self.position
                 self._keep(obs)  # the first reading after the move that now stands
-        self._touch(lifted)
         finding = classify(position, board)
+        changed = tuple(sorted(changes_between(base, board)))
+        if (self.pending is None and finding is not None and finding.seen is None
+                and finding.kind is IrregularityKind.UNKNOWN and len(changed) > SEVERAL_MOVES
+                and self._read_in_a_row(obs) < 2):
+            # No single act, and more squares changed than one act changes: several moves of
+            # both sides, perhaps, on a board read once, with a square misread that keeps the
+            # search from explaining it (a hand leaving over it).  Read again before anything
+            # is named.
+            return (LookAgain(self.game.ply, when, LONG_LINE, changed),)
+        self._touch(lifted)
         if finding is None:
             return tuple(events)
         if self.pending is not None and self.pending.board == board:

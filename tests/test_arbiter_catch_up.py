@@ -280,6 +280,24 @@ def test_a_man_moved_backwards_read_again_and_again_stays_irregular_art_27d():
     assert arb.game.ply == AT + 3
 
 
+def test_a_board_several_moves_on_read_once_with_a_square_misread_is_read_again_art_27():
+    # Five plies missed; the board is first read with the hand leaving over a square the game
+    # emptied, read surely as the piece it held (lidraughts-14 in `bench.system_accuracy`).  No
+    # single act explains it, and more squares changed than one act changes: it is read again
+    # before anything is named, and the readings without the hand catch the game up.
+    arb = recorded_up_to(REAL, AT)
+    later = board(AT + 5)
+    emptied = next(sq for sq in board(AT) if sq not in later)
+    seen = settled(later, readings={emptied: SquareReading(board(AT)[emptied], 0.95)})
+    events = arb.observe(seen)
+    assert not of(events, Irregularity), [str(e) for e in events]
+    assert [e.reason for e in of(events, LookAgain)] == [LONG_LINE]
+    for _ in range(readings_needed(5)):
+        events = arb.observe(settled(later))
+        assert not of(events, Irregularity), [str(e) for e in events]
+    assert arb.game.move_texts() == REAL.move_texts()[:AT + 5]
+
+
 def test_the_irregular_piece_lifted_to_be_put_back_is_no_new_irregularity_art_27d():
     # Black moved a man backwards (12-7, named); the player lifts it off 7 to put it back, and
     # the board is seen still meanwhile (the hand out of the picture): nothing more is said.

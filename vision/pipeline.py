@@ -644,12 +644,17 @@ class BoardWatcher:
         cells = self.calibration.orientation.square_cells()
         centres, heights = [], []
         man = self.calibration.man_height or 0.2
+        # a king the game put on one of these squares stands as high wherever it is read now:
+        # the camera tells kings from men unsurely, and read as a man, a king moved onto an edge
+        # square reached into the ring beyond its footprint (a "hand" held the board up)
+        game = self._confirmed or {}
+        kings = {p.color for sq in squares if (p := game.get(sq)) is not None and p.king}
         for sq in squares:
             piece = obs.reading(sq).content
             if piece is not None:
                 r, c = cells[sq - 1]
                 centres.append((c + 0.5, r + 0.5))
-                heights.append(man * (2 if piece.king else 1))
+                heights.append(man * (2 if piece.king or piece.color in kings else 1))
         kings = self._last_read.kings if self._last_read is not None else None
         radius = (kings.radius if kings is not None and np.isfinite(kings.radius) else 0.45)
         if not centres:
