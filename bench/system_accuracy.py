@@ -62,6 +62,10 @@ def _games() -> dict:
     return out
 
 
+#: The share of scenes lit by one low lamp (`renderer.render.Lighting.one_lamp`).
+ONE_LAMP_SHARE = 0.25
+
+
 class _SceneSource(RenderedSource):
     """The game's frames under a random scene: camera pose and lens, board and piece colours,
     light (three in ten rooms dim, exposure 0.6-0.75, besides `Lighting.random`'s dark ones),
@@ -96,6 +100,11 @@ class _SceneSource(RenderedSource):
         lighting = Lighting.random(rng)
         if lighting.exposure >= 0.75 and rng.random() < 0.3:
             lighting = replace(lighting, exposure=float(rng.uniform(0.6, 0.75)))
+        # one room in `ONE_LAMP_SHARE` lit by one low lamp: long, dark arm shadows (drawn from
+        # its own stream, so that every other part of the scene stays as it was drawn before)
+        lamp = np.random.default_rng([self.seed, 0x1A3B])
+        if lamp.random() < ONE_LAMP_SHARE:
+            lighting = lighting.one_lamp(lamp)
         self.behaviour = self.camera_behaviour()
         if not self.behaviour.is_still:
             # the camera makes its own noise and JPEG (a defocused lens stays: its blur folds in)
@@ -275,6 +284,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "gameover_events": sum(isinstance(e, GameOver) for _, e in events), **counts,
         "shake_px": round(source.behaviour.shake_px, 2),
         "exposure": round(source.lighting.exposure, 2),
+        "shadow": round(source.lighting.shadow, 2),
         "noise_sigma": round(source.noise_sigma(), 1),
         "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
         # what the players did: replies before the board was seen still, frames with a hand
@@ -303,6 +313,7 @@ BUCKETS = {
     "shake>=0.25px": lambda r: r["shake_px"] >= 0.25,
     "dim": lambda r: r["exposure"] < 0.8,
     "bright": lambda r: r["exposure"] >= 0.8,
+    "one lamp": lambda r: r.get("shadow", 0.0) >= 0.6,
     "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
     "normal": lambda r: r["pace"] not in ("quick", "blitz"),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Hashable, Mapping, Sequence
 
 import cv2
@@ -102,6 +102,14 @@ class Lighting:
             motion_deg=float(rng.uniform(0, 180)),
             jpeg_quality=None if rng.random() < 0.2 else int(rng.integers(55, 95)),
         )
+
+    def one_lamp(self, rng: np.random.Generator) -> "Lighting":
+        """The same room lit by one lamp standing low: nothing fills the shadows, and an arm's
+        shadow lies long and dark across the board (found on `altrender`'s dim one-lamp rooms,
+        where a forearm's shadow on the edge squares read as black men on empty squares)."""
+        return replace(self, shadow=float(rng.uniform(0.6, 0.85)),
+                       light_elevation_deg=float(rng.uniform(30, 50)),
+                       light_azimuth_deg=float(rng.uniform(0, 360)))
 
     @property
     def light(self) -> Light:

@@ -494,3 +494,23 @@ def test_blitz_leaves_plies_without_a_still_board() -> None:
     paces = [Pace.random(np.random.default_rng(s)) for s in range(40)]
     assert any(p == replace(Pace.blitz(), early_reply=p.early_reply, rest=p.rest, slide=p.slide)
                for p in paces)
+
+
+def test_one_lamp_lays_a_long_dark_arm_shadow_across_the_board() -> None:
+    # `Lighting.one_lamp` (found on another renderer's dim rooms): the same arm, held over the
+    # table beside the board, darkens more of the board and more deeply than the room's light.
+    pieces = Position.start().pieces()
+    cam = Camera(tilt_deg=25, distance_mm=800)
+    arm = [Hand(x_mm=-60, y_mm=200, from_deg=180, height_mm=160, size=1.15, sleeve_mm=330)]
+    room = Lighting(shadow=0.3, light_azimuth_deg=180.0, light_elevation_deg=65.0)
+    lamp = replace(room.one_lamp(np.random.default_rng(3)), light_azimuth_deg=180.0)
+    renderer = Renderer()
+
+    def darkened(lighting: Lighting) -> np.ndarray:
+        clear = renderer.render(pieces, cam, Style(), lighting, seed=1).image.astype(float)
+        shaded = renderer.render(pieces, cam, Style(), lighting, hand=arm, seed=1).image.astype(float)
+        return np.clip(clear - shaded, 0, None).mean(axis=-1)
+
+    a, b = darkened(room), darkened(lamp)
+    assert np.count_nonzero(b > 20) > 1.5 * np.count_nonzero(a > 20)
+    assert b.max() > a.max()
