@@ -668,15 +668,20 @@ class Arbiter:
     def _lifted_in_order(self, line: Line, obs: Observation) -> bool:
         """Whether the camera saw the pieces lifted as ``line`` and the irregular act after it
         (`_near`) have them: the line's movers first, in order, then the act's (a square the
-        line leaves occupied and the board shows empty).  Two lines with an act after each can
-        give the same board (a legal move, then the same side moving again out of turn, Art.
-        27a: which of the two moves came first?); the order of the lifts tells."""
+        line leaves occupied and the board shows empty), and, when pieces were seen put down on
+        the way (`Settled.placed`), the line's own landing squares among them.  Two lines with
+        an act after each can give the same board (a legal move, then the same side moving
+        again out of turn, Art. 27a: which of the two moves came first, and where did the first
+        land?); what the camera saw on the way tells."""
         seen = {sq: i for i, sq in reversed(list(enumerate(self._lifted_seen)))}
         order = [seen.get(move.from_square) for move, _ in line.moves]
         board = _plain_reading(obs, line.end.pieces())
         act = [seen.get(sq) for sq in line.end.pieces() if sq not in board]
         if any(i is None for i in order) or not act or any(i is None for i in act):
             return False
+        if self._placed_seen and not all(move.to_square in self._placed_seen
+                                         for move, _ in line.moves):
+            return False  # a piece seen put down elsewhere on the way (34-29, not 34-30)
         return order == sorted(order) and (not order or max(order) < min(act))
 
     def _trails(self, deadline: float) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
