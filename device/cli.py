@@ -224,10 +224,10 @@ def cmd_arbitrate(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
     from vision.read import (CORNER_46_OF_WHITE_AT, format_json, format_text, position_fen,
-                             read_image)
+                             read_image, unsure_king_squares)
 
     reading = read_image(args.image, debug_dir=args.debug)
-    fen = None
+    fen, unsure = None, []
     if args.fen or args.white_at:
         corner = CORNER_46_OF_WHITE_AT[args.white_at] if args.white_at else reading.corner_46
         if corner is None:
@@ -235,13 +235,16 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
                              "--white-at bottom, top, left or right (White's side in the "
                              "picture), or place the markers")
         fen = position_fen(reading, corner, "W" if args.turn == "white" else "B")
+        unsure = unsure_king_squares(reading, corner)
     if args.json:
         out.write(json.dumps({**format_json(reading), **({"fen": fen} if fen else {})}) + "\n")
     elif args.fen:
         for warning in reading.warnings:
             print(f"{PROG}: warning: {warning}", file=sys.stderr)
-        print(f"{PROG}: warning: one photo does not yet tell a king from a man surely: check "
-              "the kings and mark them by hand (K before the square, e.g. WK28)", file=sys.stderr)
+        if unsure:
+            print(f"{PROG}: warning: square(s) {', '.join(map(str, unsure))} look like kings but "
+                  "the camera cannot tell surely there: read as men; if one is a king, write K "
+                  f"before its square (e.g. K{unsure[0]})", file=sys.stderr)
         out.write(fen + "\n")
     else:
         out.write(format_text(reading) + (f"\nposition: {fen}" if fen else "") + "\n")

@@ -566,3 +566,114 @@ def _fit(samples: dict[tuple[int, int], _Sample], H: float, displacement: np.nda
                 bias[c] = float(np.median(ec))
                 sigma[c] = max(float(np.median(np.abs(ec - bias[c]))) * 1.4826, _SIGMA_MIN)
     return KingCalibration(h, displacement, centres, bias, sigma, samples)
+
+
+# -- one photo -------------------------------------------------------------------------------
+
+#: The heights (squares) a man's may be fitted at from one photo, and the fit's weak prior on it
+#: (centre, spread): men of 0.15 to 0.3 squares are the sets met; the prior only settles a tie.
+_PHOTO_HEIGHTS = np.linspace(0.08, 0.42, 69)
+_PHOTO_PRIOR = (0.2, 0.08)
+#: The measuring spread (squares) the one-photo fit weighs the shifts with, before the men's own
+#: spread is known.
+_PHOTO_SIGMA = 0.02
+#: Fewer pieces than this: no height reference in the photo, so no king is read surely.
+PHOTO_REFERENCE_MIN = 3
+#: A piece's measured height "fits" a man's or a king's within this share of a man's height, or
+#: within `_FIT_PX` camera pixels; a photo whose tellable pieces fit less often than
+#: `PHOTO_CONSISTENT` does not show its men at one height (real pieces of an odd shape, a
+#: glossy top, a misread board): it tells no king surely.  Rendered stills fit at 0.8 to 1 (a
+#: few at 0.7); the labelled real photos, whose tops the measuring does not find, at 0.3-0.5.
+_FIT_SHARE = 0.25
+_FIT_PX = 0.75
+PHOTO_CONSISTENT = 0.75
+
+
+def lower_mode(ev: KingEvidence, pose: Pose, square_px: float,
+               prior_king: float = PRIOR_KING) -> tuple[float, np.ndarray]:
+    """A man's height (squares) fitted to the measured top-face shifts of one photo's pieces, no
+    position known, and the pieces (10 x 10) that fit a king's better: every piece is a man of
+    height ``h`` or a king of ``2 h``; ``h`` is the height that explains the shifts best with the
+    fewest kings (each king costs ``log((1 - prior) / prior)``: most pieces are men, so the men
+    make the lower mode, never the kings; pieces all of one height are men).  Heavy-tailed
+    (Student t): an odd measurement moves nothing."""
+    occupied = np.isfinite(ev.extent) & np.isfinite(ev.per_unit)
+    cells = np.argwhere(occupied)
+    if not len(cells):
+        return MAN_HEIGHT, np.zeros((10, 10), dtype=bool)
+    e = ev.extent[cells[:, 0], cells[:, 1]]
+    per_unit = ev.per_unit[cells[:, 0], cells[:, 1]]
+    H = pose.height
+    sigma = np.hypot(_PHOTO_SIGMA, 0.5 / max(square_px, 1.0))
+    kappa = float(np.log((1 - prior_king) / prior_king))
+    h = _PHOTO_HEIGHTS[:, None]
+    z_man = (e[None, :] - _shift_of(h, per_unit[None, :], H)) / sigma
+    z_king = (e[None, :] - _shift_of(2 * h, per_unit[None, :], H)) / sigma
+    loss_man = (_NU + 1) / 2 * np.log1p(z_man ** 2 / _NU)
+    loss_king = (_NU + 1) / 2 * np.log1p(z_king ** 2 / _NU) + kappa
+    centre, spread = _PHOTO_PRIOR
+    cost = (np.minimum(loss_man, loss_king).sum(axis=1)
+            + 0.5 * ((_PHOTO_HEIGHTS - centre) / spread) ** 2)
+    best = int(np.argmin(cost))
+    kings = np.zeros((10, 10), dtype=bool)
+    chosen = loss_king[best] < loss_man[best]
+    kings[cells[chosen, 0], cells[chosen, 1]] = True
+    return float(_PHOTO_HEIGHTS[best]), kings
+
+
+@dataclass(frozen=True)
+class PhotoFit:
+    """How one photo's men served as the height reference (`photo_kings`): the fitted
+    ``man_height`` (squares), the ``tellable`` pieces (a king's top at least `SURE_PX` pixels
+    from a man's there), the share of them whose height fits a man's or a king's (``fitting``),
+    and whether kings may be read surely from the photo (``trusted``)."""
+
+    man_height: float
+    pieces: int
+    tellable: int
+    fitting: float
+    trusted: bool
+
+    def warning(self) -> str | None:
+        """Why no king is read surely from this photo, or None."""
+        if self.trusted:
+            return None
+        if self.pieces < PHOTO_REFERENCE_MIN:
+            return (f"kings cannot be told from men surely with only {self.pieces} piece(s) on "
+                    "the board (the men are the height reference): every piece is read as a man")
+        return (f"kings cannot be told from men surely in this photo: only "
+                f"{self.fitting:.0%} of the pieces stand at a man's or a king's height "
+                "(odd pieces, a glossy top or a misread board): every piece is read as a man")
+
+
+def photo_kings(view: BoardView, pose: Pose, occupied: np.ndarray, square_px: float,
+                prior_king: float = PRIOR_KING) -> tuple[KingEvidence, PhotoFit]:
+    """Kings from one photo, no position known: the men in the photo are the height reference.
+
+    The shifts are measured, a man's height fitted to them (`lower_mode`), measured again where
+    a man's and a king's tops should be, and fitted again; the pieces that fit a man's are then
+    the men of a `calibrate` (height, each colour's bias and spread, the view's distortion), and
+    every piece is weighed against it as in a game.  The `PhotoFit` says whether the photo's
+    pieces stand at one man's height or two, so that its kings can be trusted: with fewer than
+    `PHOTO_REFERENCE_MIN` pieces, or fewer than `PHOTO_CONSISTENT` of the tellable ones fitting,
+    they cannot."""
+    ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king)
+    n = int(np.count_nonzero(occupied))
+    if n < PHOTO_REFERENCE_MIN:
+        return ev, PhotoFit(MAN_HEIGHT, n, 0, 0.0, False)
+    height, _ = lower_mode(ev, pose, square_px, prior_king)
+    ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
+                       prior_king=prior_king)
+    height, kings = lower_mode(ev, pose, square_px, prior_king)
+    cal = calibrate(ev, pose, men=occupied & ~kings)
+    if cal is not None:
+        ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
+                           prior_king=prior_king)
+        height = cal.man_height
+    sep = np.nan_to_num(ev.separation, nan=0.0)
+    tell = occupied & (sep >= SURE_PX)
+    ratio = ev.height[tell] / height
+    off = np.minimum(np.abs(ratio - 1.0), np.abs(ratio - 2.0))
+    fits = np.nan_to_num(off, nan=9.0) * sep[tell] < np.maximum(_FIT_SHARE * sep[tell], _FIT_PX)
+    share = float(np.mean(fits)) if len(fits) else 1.0
+    return ev, PhotoFit(height, n, int(len(fits)), share, share >= PHOTO_CONSISTENT)

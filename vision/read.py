@@ -7,6 +7,12 @@ king), the parity (row + col) % 2 of the dark squares, and warnings (pieces on l
 uncertain cells).  Nothing is assumed about which side is which or where square 46 is, unless
 the photo shows the four ArUco markers of `vision.markers` beside the board's corners: then the
 board is found by them ("found by: markers") and they say which image corner square 46 is at.
+
+Kings (`vision.kings.photo_kings`): no position is known, so the men in the same photo are the
+height reference (most pieces are men); a piece is a king, upper case, when its top stands as
+high as two men's where the camera can tell (a king's top at least `vision.kings.SURE_PX`
+pixels from a man's).  Where it cannot, a piece that looks like a king is read as a man and
+named in ``unsure_kings`` and the warnings.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 from vision.calibration import Orientation
 from vision.colours import brighten
 from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
-from vision.kings import KingEvidence, king_evidence, limit_warning
+from vision.kings import SURE_PX, KingEvidence, limit_warning, photo_kings
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.pose import estimate_pose
@@ -45,7 +51,9 @@ class ImageReadError(ValueError):
 
 @dataclass(frozen=True)
 class ImageReading:
-    """One photo's board as seen in the image (see the module docstring)."""
+    """One photo's board as seen in the image (see the module docstring).  ``unsure_kings``:
+    the cells ([row, col]) whose piece looks like a king where the camera cannot tell a king
+    from a man surely (read as a man, upper case never)."""
 
     corners: tuple[tuple[float, float], ...]
     grid: tuple[str, ...]
@@ -57,6 +65,7 @@ class ImageReading:
     size: tuple[int, int]
     corner_46: int | None = None
     markers: tuple[int, ...] = ()
+    unsure_kings: tuple[tuple[int, int], ...] = ()
 
     @property
     def pieces_on_light(self) -> int:
@@ -118,13 +127,21 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     probs = classify(view, model, dark_parity)
     best = probs.best()
     conf = probs.confidence()
-    kings = king_evidence(view, pose, best > 0, square_px=location.square_px, prior_king=0.02, noise=0.08)
+    kings, fit = photo_kings(view, pose, best > 0, location.square_px)
+    # a king only where the camera can tell it from a man (a king's top `SURE_PX` pixels from a
+    # man's) and the photo's men are a height reference; elsewhere a man, the king named
+    tellable = (np.nan_to_num(kings.separation, nan=0.0) >= SURE_PX) if kings.separation \
+        is not None else np.zeros((10, 10), dtype=bool)
+    tellable &= fit.trusted and not pose.top_down
+    sure_kings = (best > 0) & kings.king & tellable
+    unsure_kings = ([(int(r), int(c)) for r, c in np.argwhere((best > 0) & kings.king & ~tellable)]
+                    if fit.trusted and not pose.top_down else [])
     rows = []
     for r in range(10):
         line = ""
         for c in range(10):
             ch = ".wb"[best[r, c]]
-            if ch != "." and kings.king[r, c]:
+            if sure_kings[r, c]:
                 ch = ch.upper()
             line += ch
         rows.append(line)
@@ -150,6 +167,12 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
                           [f"({r},{c})" for r, c in pieces]) if pieces else None
     if limit:
         warnings.append(limit)
+    if fit.warning() and not pose.top_down:
+        warnings.append(fit.warning())
+    if unsure_kings:
+        warnings.append(f"{len(unsure_kings)} piece(s) look like kings where the camera cannot tell "
+                        "a king from a man surely, read as men: "
+                        + ", ".join(f"({r},{c})" for r, c in unsure_kings) + "; check them")
     if fix is None and location.corners_found < 40:
         warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
                         "outline may be off")
@@ -161,7 +184,8 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         confidence=tuple(tuple(float(round(v, 3)) for v in row) for row in conf),
         warnings=tuple(warnings), tilt_deg=float(pose.tilt_deg), method=location.method,
         size=(w, h), corner_46=None if fix is None else fix.corner_46,
-        markers=() if fix is None else tuple(sorted(fix.markers)))
+        markers=() if fix is None else tuple(sorted(fix.markers)),
+        unsure_kings=tuple(unsure_kings))
     if debug_dir is not None:
         _debug(Path(debug_dir), image, location, view, reading, kings, seen)
     return reading
@@ -218,6 +242,12 @@ def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
     return fen
 
 
+def unsure_king_squares(reading: ImageReading, corner_46: int) -> list[int]:
+    """The squares (1-50, square 46 at image corner ``corner_46``) of `ImageReading.unsure_kings`."""
+    cells = Orientation.from_corner_46(corner_46).square_cells()
+    return [sq for sq, rc in enumerate(cells, start=1) if rc in reading.unsure_kings]
+
+
 def format_json(reading: ImageReading) -> dict[str, Any]:
     """A JSON-ready dict of the reading."""
     return {
@@ -232,6 +262,7 @@ def format_json(reading: ImageReading) -> dict[str, Any]:
         "markers": list(reading.markers),
         "corner_46": None if reading.corner_46 is None else CORNER_NAMES[reading.corner_46],
         "size": list(reading.size),
+        "unsure_kings": [list(rc) for rc in reading.unsure_kings],
         "warnings": list(reading.warnings),
     }
 
