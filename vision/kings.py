@@ -39,7 +39,7 @@ The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows whe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -577,103 +577,136 @@ _PHOTO_PRIOR = (0.2, 0.08)
 #: The measuring spread (squares) the one-photo fit weighs the shifts with, before the men's own
 #: spread is known.
 _PHOTO_SIGMA = 0.02
+#: How far (squares) a piece colour's apparent man height may stand from the board's at the
+#: cost of one king (`lower_mode`).
+_COLOUR_SPREAD = 0.08
 #: Fewer pieces than this: no height reference in the photo, so no king is read surely.
 PHOTO_REFERENCE_MIN = 3
-#: A piece's measured height "fits" a man's or a king's within this share of a man's height, or
-#: within `_FIT_PX` camera pixels; a photo whose tellable pieces fit less often than
-#: `PHOTO_CONSISTENT` does not show its men at one height (real pieces of an odd shape, a
-#: glossy top, a misread board): it tells no king surely.  Rendered stills fit at 0.8 to 1 (a
-#: few at 0.7); the labelled real photos, whose tops the measuring does not find, at 0.3-0.5.
-_FIT_SHARE = 0.25
-_FIT_PX = 0.75
-PHOTO_CONSISTENT = 0.75
+#: The photo's own measuring noise: the spread (camera pixels, robust) of its men's tops about
+#: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Above `PHOTO_NOISE_MAX_PX` the men are no height
+#: reference (rendered stills measure 0.3 to 1.2 pixels, a few broken ones more; the labelled
+#: real photos, whose tops the measuring does not find, 2.5 to 3.6): no king is read surely.
+#: Below it, a king's top must stand `KING_SIGMAS` times the noise above a man's, and past half
+#: way to a king's.  The floor keeps a clean render's tiny spread from making any bump a king.
+PHOTO_NOISE_MAX_PX = 1.5
+PHOTO_NOISE_FLOOR_PX = 0.3
+KING_SIGMAS = 3.0
 
 
-def lower_mode(ev: KingEvidence, pose: Pose, square_px: float,
-               prior_king: float = PRIOR_KING) -> tuple[float, np.ndarray]:
+def lower_mode(ev: KingEvidence, pose: Pose, square_px: float, colours: np.ndarray,
+               prior_king: float = PRIOR_KING) -> tuple[float, np.ndarray, np.ndarray]:
     """A man's height (squares) fitted to the measured top-face shifts of one photo's pieces, no
-    position known, and the pieces (10 x 10) that fit a king's better: every piece is a man of
-    height ``h`` or a king of ``2 h``; ``h`` is the height that explains the shifts best with the
-    fewest kings (each king costs ``log((1 - prior) / prior)``: most pieces are men, so the men
-    make the lower mode, never the kings; pieces all of one height are men).  Heavy-tailed
-    (Student t): an odd measurement moves nothing."""
-    occupied = np.isfinite(ev.extent) & np.isfinite(ev.per_unit)
+    position known: (the height, each cell's colour's own apparent height (10 x 10), the pieces
+    (10 x 10) that fit a king's better).
+
+    Every piece of a colour is a man of that colour's height ``h_c`` or a king of ``2 h_c``;
+    the heights are those that explain the shifts best with the fewest kings (each costs
+    ``log((1 - prior) / prior)``: most pieces are men, so the men make the lower mode, never
+    the kings; pieces all of one height are men).  A colour's apparent height may differ from
+    the board's ``h`` (a dark top on a dark square shows a fainter far rim): by `_COLOUR_SPREAD`
+    at a cost of one king.  ``colours``: 10 x 10, 0 empty, else the piece's colour (1, 2).
+    Heavy-tailed (Student t): an odd measurement moves nothing."""
+    occupied = (colours > 0) & np.isfinite(ev.extent) & np.isfinite(ev.per_unit)
     cells = np.argwhere(occupied)
     if not len(cells):
-        return MAN_HEIGHT, np.zeros((10, 10), dtype=bool)
+        return MAN_HEIGHT, np.full((10, 10), MAN_HEIGHT), np.zeros((10, 10), dtype=bool)
     e = ev.extent[cells[:, 0], cells[:, 1]]
     per_unit = ev.per_unit[cells[:, 0], cells[:, 1]]
+    label = colours[cells[:, 0], cells[:, 1]]
     H = pose.height
     sigma = np.hypot(_PHOTO_SIGMA, 0.5 / max(square_px, 1.0))
     kappa = float(np.log((1 - prior_king) / prior_king))
-    h = _PHOTO_HEIGHTS[:, None]
-    z_man = (e[None, :] - _shift_of(h, per_unit[None, :], H)) / sigma
-    z_king = (e[None, :] - _shift_of(2 * h, per_unit[None, :], H)) / sigma
+    hs = _PHOTO_HEIGHTS
+    z_man = (e[None, :] - _shift_of(hs[:, None], per_unit[None, :], H)) / sigma
+    z_king = (e[None, :] - _shift_of(2 * hs[:, None], per_unit[None, :], H)) / sigma
     loss_man = (_NU + 1) / 2 * np.log1p(z_man ** 2 / _NU)
     loss_king = (_NU + 1) / 2 * np.log1p(z_king ** 2 / _NU) + kappa
+    each = np.minimum(loss_man, loss_king)  # (heights, pieces)
+    tie = kappa * ((hs[:, None] - hs[None, :]) / _COLOUR_SPREAD) ** 2
     centre, spread = _PHOTO_PRIOR
-    cost = (np.minimum(loss_man, loss_king).sum(axis=1)
-            + 0.5 * ((_PHOTO_HEIGHTS - centre) / spread) ** 2)
-    best = int(np.argmin(cost))
+    total = 0.5 * ((hs - centre) / spread) ** 2
+    own = {}
+    for c in np.unique(label):
+        cost = each[:, label == c].sum(axis=1)  # per colour height
+        joint = cost[None, :] + tie  # [board h, colour h]
+        own[int(c)] = np.argmin(joint, axis=1)
+        total = total + joint[np.arange(len(hs)), own[int(c)]]
+    best = int(np.argmin(total))
     kings = np.zeros((10, 10), dtype=bool)
-    chosen = loss_king[best] < loss_man[best]
-    kings[cells[chosen, 0], cells[chosen, 1]] = True
-    return float(_PHOTO_HEIGHTS[best]), kings
+    heights = np.full((10, 10), np.nan)
+    for c, choice in own.items():
+        k = int(choice[best])
+        mine = label == c
+        heights[cells[mine, 0], cells[mine, 1]] = hs[k]
+        chosen = mine & (loss_king[k] < loss_man[k])
+        kings[cells[chosen, 0], cells[chosen, 1]] = True
+    return float(hs[best]), heights, kings
 
 
 @dataclass(frozen=True)
 class PhotoFit:
     """How one photo's men served as the height reference (`photo_kings`): the fitted
-    ``man_height`` (squares), the ``tellable`` pieces (a king's top at least `SURE_PX` pixels
-    from a man's there), the share of them whose height fits a man's or a king's (``fitting``),
-    and whether kings may be read surely from the photo (``trusted``)."""
+    ``man_height`` (squares), the ``pieces``, the ``men`` the noise is measured on (where a
+    king's top would stand at least `LIKELY_PX` pixels from theirs), the ``noise_px``
+    (their tops' robust spread about a man's height, camera pixels), and whether kings may be
+    read surely from the photo (``trusted``)."""
 
     man_height: float
     pieces: int
-    tellable: int
-    fitting: float
+    men: int
+    noise_px: float
     trusted: bool
 
     def warning(self) -> str | None:
         """Why no king is read surely from this photo, or None."""
         if self.trusted:
             return None
-        if self.pieces < PHOTO_REFERENCE_MIN:
-            return (f"kings cannot be told from men surely with only {self.pieces} piece(s) on "
-                    "the board (the men are the height reference): every piece is read as a man")
-        return (f"kings cannot be told from men surely in this photo: only "
-                f"{self.fitting:.0%} of the pieces stand at a man's or a king's height "
-                "(odd pieces, a glossy top or a misread board): every piece is read as a man")
+        if self.men < PHOTO_REFERENCE_MIN:
+            return (f"kings cannot be told from men surely: too few men to compare with "
+                    f"({self.men} of {self.pieces} pieces; the men are the height reference): "
+                    "every piece is read as a man")
+        return (f"kings cannot be told from men surely in this photo: the men's tops scatter by "
+                f"{self.noise_px:.1f} pixels (odd pieces, a glossy top, blur or a misread "
+                "board): every piece is read as a man")
 
 
-def photo_kings(view: BoardView, pose: Pose, occupied: np.ndarray, square_px: float,
+def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: float,
                 prior_king: float = PRIOR_KING) -> tuple[KingEvidence, PhotoFit]:
     """Kings from one photo, no position known: the men in the photo are the height reference.
 
-    The shifts are measured, a man's height fitted to them (`lower_mode`), measured again where
-    a man's and a king's tops should be, and fitted again; the pieces that fit a man's are then
-    the men of a `calibrate` (height, each colour's bias and spread, the view's distortion), and
-    every piece is weighed against it as in a game.  The `PhotoFit` says whether the photo's
-    pieces stand at one man's height or two, so that its kings can be trusted: with fewer than
-    `PHOTO_REFERENCE_MIN` pieces, or fewer than `PHOTO_CONSISTENT` of the tellable ones fitting,
-    they cannot."""
+    ``colours``: 10 x 10, 0 empty, else the piece's colour (1, 2).  The shifts are measured, a
+    man's height fitted to them (`lower_mode`, each colour its own), measured again where a
+    man's and a king's tops should be, and fitted again.  The men's tops where the camera can
+    tell give the photo's noise (`PhotoFit`); the pieces that fit a man's are the men of a
+    `calibrate` (height, each colour's bias and spread, the view's distortion), every piece is
+    weighed against it as in a game, and a piece is a king (``KingEvidence.king``) where that
+    weighing and the fit agree and its top stands `KING_SIGMAS` noises and half way above a
+    man's.  With fewer than `PHOTO_REFERENCE_MIN` such men, or a noise over
+    `PHOTO_NOISE_MAX_PX`, the photo is no reference (``trusted`` False)."""
+    occupied = colours > 0
     ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king)
     n = int(np.count_nonzero(occupied))
     if n < PHOTO_REFERENCE_MIN:
-        return ev, PhotoFit(MAN_HEIGHT, n, 0, 0.0, False)
-    height, _ = lower_mode(ev, pose, square_px, prior_king)
+        return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
+    height, _, _ = lower_mode(ev, pose, square_px, colours, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
                        prior_king=prior_king)
-    height, kings = lower_mode(ev, pose, square_px, prior_king)
+    height, own, kings = lower_mode(ev, pose, square_px, colours, prior_king)
+    sep = np.nan_to_num(ev.separation, nan=0.0)
+    # pixels the top stands above a man's of its colour
+    above = np.nan_to_num((ev.height / own - 1.0) * sep, nan=0.0)
+    men = occupied & ~kings & (sep >= LIKELY_PX)  # the noise is the measuring's, anywhere
+    count = int(np.count_nonzero(men))
+    noise = (max(1.4826 * float(np.median(np.abs(above[men]))), PHOTO_NOISE_FLOOR_PX)
+             if count else float("nan"))
+    trusted = count >= PHOTO_REFERENCE_MIN and noise <= PHOTO_NOISE_MAX_PX
     cal = calibrate(ev, pose, men=occupied & ~kings)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
                            prior_king=prior_king)
         height = cal.man_height
-    sep = np.nan_to_num(ev.separation, nan=0.0)
-    tell = occupied & (sep >= SURE_PX)
-    ratio = ev.height[tell] / height
-    off = np.minimum(np.abs(ratio - 1.0), np.abs(ratio - 2.0))
-    fits = np.nan_to_num(off, nan=9.0) * sep[tell] < np.maximum(_FIT_SHARE * sep[tell], _FIT_PX)
-    share = float(np.mean(fits)) if len(fits) else 1.0
-    return ev, PhotoFit(height, n, int(len(fits)), share, share >= PHOTO_CONSISTENT)
+    clear = kings & (above >= KING_SIGMAS * noise if count else False) & (above >= 0.5 * sep)
+    king = ev.king & clear
+    ev = replace(ev, p_king=np.where(king | ~ev.king, ev.p_king, np.minimum(ev.p_king, 0.5)),
+                 king=king)
+    return ev, PhotoFit(height, n, count, noise, trusted)

@@ -127,7 +127,7 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     probs = classify(view, model, dark_parity)
     best = probs.best()
     conf = probs.confidence()
-    kings, fit = photo_kings(view, pose, best > 0, location.square_px)
+    kings, fit = photo_kings(view, pose, best, location.square_px)
     # a king only where the camera can tell it from a man (a king's top `SURE_PX` pixels from a
     # man's) and the photo's men are a height reference; elsewhere a man, the king named
     tellable = (np.nan_to_num(kings.separation, nan=0.0) >= SURE_PX) if kings.separation \
