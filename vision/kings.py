@@ -63,6 +63,13 @@ _CANDIDATES = 48
 #: (Lab) from which it counts as distinct (no pull): see `_top_shift`.
 _FAR_PULL = 25.0
 _BAND_DISTINCT = 12.0
+#: Pull of the window towards the near rim where the band is distinct (`king_evidence`'s
+#: ``near_pull``; one photo's, `photo_kings`): beyond a top face the next square may be of the
+#: top's own colour (light pieces on light squares), and nothing then stops the window sliding
+#: outwards (a man measured as a king); the near rim, band against top, always tells.  Small
+#: beside a true rim's contrast.  It lowers every measured shift a little, so a calibration
+#: and the readings weighed against it must measure alike: the live watcher does without.
+PHOTO_NEAR_PULL = 40.0
 #: How likely a piece is a king before looking.  Not the game's odds (the arbiter knows where its
 #: kings are, and weighs the reading with that): with the heavy tails of the likelihood, 0.1 put
 #: the boundary at about 63% of the way from a man's top to a king's, while the kings the camera
@@ -288,14 +295,15 @@ def _t_loglik(x: np.ndarray, mu: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                   man_height: float | None = None, square_px: float | None = None,
                   prior_king: float = PRIOR_KING, noise: float = 0.02,
-                  offset: float | KingCalibration = 0.0) -> KingEvidence:
+                  offset: float | KingCalibration = 0.0, near_pull: float = 0.0) -> KingEvidence:
     """Measure the top-face shift of every occupied cell's piece and weigh man against king.
 
     ``square_px``: the size of a square in the camera image (whether the camera can tell at
     all); ``prior_king``: how likely a piece is a king before looking; ``man_height`` (squares)
     when known, else the median measured height (most pieces are men); ``offset``: a
     `KingCalibration` from the start position (`calibrate`), or a constant bias of the measured
-    shift (squares); ``noise``: the measuring spread (squares) without a calibration."""
+    shift (squares); ``noise``: the measuring spread (squares) without a calibration;
+    ``near_pull``: see `PHOTO_NEAR_PULL`."""
     nan = np.full((10, 10), np.nan)
     cal = offset if isinstance(offset, KingCalibration) else None
     if cal is not None and man_height is None:
@@ -350,7 +358,8 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     band = np.median(_at(prof, _T, (0.5 * s_man - r + delta)[:, None] + 0.3 * tnear), axis=1)
     alike = 1.0 - np.linalg.norm(band - tops, axis=1) / _BAND_DISTINCT
     raw = _top_shift(prof, r, lo + delta, hi + delta, tops,
-                     _FAR_PULL * np.clip(alike, 0.0, 1.0))
+                     _FAR_PULL * np.clip(alike, 0.0, 1.0)
+                     - near_pull * np.clip(1.0 - alike, 0.0, 1.0))
     extent = raw - delta
     h = _heights_from_extent(extent, per_unit, H)
     if man_height is None:
@@ -450,8 +459,8 @@ def view_displacement(view: BoardView) -> np.ndarray:
 _MAN_PRIOR = (0.2, 0.04)
 
 
-def calibrate(ev: KingEvidence, pose: Pose, men: np.ndarray | None = None
-              ) -> KingCalibration | None:
+def calibrate(ev: KingEvidence, pose: Pose, men: np.ndarray | None = None,
+              near_pull: float = 0.0) -> KingCalibration | None:
     """A `KingCalibration` from the king evidence of the start position (40 men, of two colours)
     or of a known position whose men are on the ``men`` cells (10 x 10, image cells) and its
     kings on the other occupied ones; None when there are fewer than three pieces or no view.  The measured shifts, less the view's displacement
@@ -466,7 +475,8 @@ def calibrate(ev: KingEvidence, pose: Pose, men: np.ndarray | None = None
     fit = None
     for _ in range(3):  # then twice again with the height just fitted: where the tops really are
         if fit is not None:
-            ev = king_evidence(ev.view, pose, occupied, man_height=fit.man_height)
+            ev = king_evidence(ev.view, pose, occupied, man_height=fit.man_height,
+                               near_pull=near_pull)
         fit = _fit(_men_samples(ev, men, displacement), pose.height, displacement,
                    _men_samples(ev, occupied & ~men, displacement))
         if fit is None:
@@ -684,13 +694,14 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     man's.  With fewer than `PHOTO_REFERENCE_MIN` such men, or a noise over
     `PHOTO_NOISE_MAX_PX`, the photo is no reference (``trusted`` False)."""
     occupied = colours > 0
-    ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king)
+    ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king,
+                       near_pull=PHOTO_NEAR_PULL)
     n = int(np.count_nonzero(occupied))
     if n < PHOTO_REFERENCE_MIN:
         return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
     height, _, _ = lower_mode(ev, pose, square_px, colours, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
-                       prior_king=prior_king)
+                       prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
     height, own, kings = lower_mode(ev, pose, square_px, colours, prior_king)
     sep = np.nan_to_num(ev.separation, nan=0.0)
     # pixels the top stands above a man's of its colour
@@ -700,12 +711,13 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     noise = (max(1.4826 * float(np.median(np.abs(above[men]))), PHOTO_NOISE_FLOOR_PX)
              if count else float("nan"))
     trusted = count >= PHOTO_REFERENCE_MIN and noise <= PHOTO_NOISE_MAX_PX
-    cal = calibrate(ev, pose, men=occupied & ~kings)
+    cal = calibrate(ev, pose, men=occupied & ~kings, near_pull=PHOTO_NEAR_PULL)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
-                           prior_king=prior_king)
+                           prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
         height = cal.man_height
     clear = kings & (above >= KING_SIGMAS * noise if count else False) & (above >= 0.5 * sep)
+    clear |= sep < SURE_PX  # where the camera cannot tell, the weighing's likely king (unsure)
     king = ev.king & clear
     ev = replace(ev, p_king=np.where(king | ~ev.king, ev.p_king, np.minimum(ev.p_king, 0.5)),
                  king=king)

@@ -215,7 +215,8 @@ CORNER_46_OF_WHITE_AT = {"bottom": 3, "top": 1, "left": 0, "right": 2}
 
 
 def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
-    """The reading as a position (PDN FEN, kings marked): square 46 at image corner
+    """The reading as a position (PDN FEN, kings marked; an unsure king on its far row is a
+    king, no man stands there): square 46 at image corner
     ``corner_46`` (0 TL, 1 TR, 2 BR, 3 BL), the lighter pieces White's, ``turn`` ("W" or "B")
     to move.  Raises `ImageReadError` when the picture cannot be that position: square 46's
     corner a light square there (a quarter turn off), or pieces on light squares."""
@@ -230,7 +231,12 @@ def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
     for sq, (r, c) in enumerate(orientation.square_cells(), start=1):
         ch = reading.grid[r][c]
         if ch != ".":
-            sides["W" if ch.lower() == "w" else "B"].append(("K" if ch.isupper() else "") + str(sq))
+            side = "W" if ch.lower() == "w" else "B"
+            # a piece that looks like a king where the camera cannot tell surely, on its far
+            # row: no man stands there (Art. 8), so it is the king
+            far = sq <= 5 if side == "W" else sq >= 46
+            king = ch.isupper() or (far and (r, c) in reading.unsure_kings)
+            sides[side].append(("K" if king else "") + str(sq))
     fen = f"{turn}:W{','.join(sides['W'])}:B{','.join(sides['B'])}"
     from rules.errors import FenError
     from rules.position import Position
