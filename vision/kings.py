@@ -599,6 +599,11 @@ PHOTO_REFERENCE_MIN = 3
 #: Below it, a king's top must stand `KING_SIGMAS` times the noise above a man's, and past half
 #: way to a king's.  The floor keeps a clean render's tiny spread from making any bump a king.
 PHOTO_NOISE_MAX_PX = 1.5
+#: Where one photo reads a king surely: its own estimate of a king's top's distance from a
+#: man's (camera pixels) at least this.  That estimate rests on the men's apparent height,
+#: which the measuring puts 15-40% under the true one on rendered stills (a top face's rim is
+#: rounded, the window leans to the near rim), so 2.5 true pixels read as 1.6-2.2 here.
+PHOTO_SURE_PX = 2.0
 PHOTO_NOISE_FLOOR_PX = 0.3
 KING_SIGMAS = 3.0
 
@@ -717,8 +722,6 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
                            prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
         height = cal.man_height
     clear = kings & (above >= KING_SIGMAS * noise if count else False) & (above >= 0.5 * sep)
-    clear |= sep < SURE_PX  # where the camera cannot tell, the weighing's likely king (unsure)
-    king = ev.king & clear
-    ev = replace(ev, p_king=np.where(king | ~ev.king, ev.p_king, np.minimum(ev.p_king, 0.5)),
-                 king=king)
+    clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
+    ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
     return ev, PhotoFit(height, n, count, noise, trusted)

@@ -28,7 +28,7 @@ import numpy as np
 from vision.calibration import Orientation
 from vision.colours import brighten
 from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
-from vision.kings import SURE_PX, KingEvidence, limit_warning, photo_kings
+from vision.kings import PHOTO_SURE_PX, KingEvidence, limit_warning, photo_kings
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.pose import estimate_pose
@@ -128,14 +128,17 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     best = probs.best()
     conf = probs.confidence()
     kings, fit = photo_kings(view, pose, best, location.square_px)
-    # a king only where the camera can tell it from a man (a king's top `SURE_PX` pixels from a
-    # man's) and the photo's men are a height reference; elsewhere a man, the king named
-    tellable = (np.nan_to_num(kings.separation, nan=0.0) >= SURE_PX) if kings.separation \
+    # a king only where the camera can tell it from a man (a king's top `PHOTO_SURE_PX` pixels
+    # from a man's) and the photo's men are a height reference; elsewhere a man, the king named
+    tellable = (np.nan_to_num(kings.separation, nan=0.0) >= PHOTO_SURE_PX) if kings.separation \
         is not None else np.zeros((10, 10), dtype=bool)
-    tellable &= fit.trusted and not pose.top_down
+    readable = fit.trusted and not pose.top_down
+    tellable &= readable
     sure_kings = (best > 0) & kings.king & tellable
-    unsure_kings = ([(int(r), int(c)) for r, c in np.argwhere((best > 0) & kings.king & ~tellable)]
-                    if fit.trusted and not pose.top_down else [])
+    # looking like kings (the weighing's), but where the camera cannot tell or not clearly
+    unsure_kings = ([(int(r), int(c)) for r, c in np.argwhere((best > 0) & (kings.p_king > 0.5)
+                                                              & ~sure_kings)]
+                    if readable else [])
     rows = []
     for r in range(10):
         line = ""
@@ -170,8 +173,8 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     if fit.warning() and not pose.top_down:
         warnings.append(fit.warning())
     if unsure_kings:
-        warnings.append(f"{len(unsure_kings)} piece(s) look like kings where the camera cannot tell "
-                        "a king from a man surely, read as men: "
+        warnings.append(f"{len(unsure_kings)} piece(s) look like kings but the camera cannot tell "
+                        "a king from a man surely there, read as men: "
                         + ", ".join(f"({r},{c})" for r, c in unsure_kings) + "; check them")
     if fix is None and location.corners_found < 40:
         warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
