@@ -31,8 +31,17 @@ the reading may be: under `SURE_PX` (a camera far from the board, `KingEvidence.
 the cells near its foot) a piece is never a sure man and at most a likely king
 (`UNSURE_KING_MAX`), the other always the reading's ``alternative``; under `LIKELY_PX`, or with
 the camera nearly above the board (`vision.pose.Pose.top_down`), never a king
-(`CANNOT_TELL_MAX`).  Without a calibration (one photo), the man's height is the median of the
-measured heights and the spread is ``noise``.
+(`CANNOT_TELL_MAX`).  Without a calibration, the man's height is the median of the measured
+heights and the spread is ``noise``.
+
+One photo (`photo_kings`, the CLI's ``read``) knows no position: its men are the height
+reference.  A man's height is fitted as the lower mode of a man-or-king mixture (each piece at a
+man's height or twice it, each colour its own apparent height, kings a minority: `lower_mode`),
+the men of that fit calibrate as the start position does, and the men's own scatter about their
+height is the photo's noise (`PhotoFit`): a king stands three noises and half way above a man's,
+where the reading's own estimate of the separation reaches `PHOTO_SURE_PX`.  A photo whose men
+scatter more than `PHOTO_NOISE_MAX_PX` (the labelled real photos: their tops are not found) is no
+reference and reads no king.
 The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows where its kings are.
 """
 
