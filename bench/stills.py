@@ -35,7 +35,8 @@ namings (the reading does not know which side is White):
 ``--renderer home|alt|both`` (default home), ``-n N`` stills per renderer (default 400),
 ``--seed S``, ``--jobs J`` rendering processes (default 2), ``--keep DIR`` keeps the stills and
 their truth (a later run with the same folder, renderer and ``-n`` reads them again without
-rendering: give the same seed and tilts), ``--verbose`` lists every wrong cell.  Progress on stderr, one JSON line on stdout.
+rendering: give the same seed and tilts), ``--verbose`` lists every wrong cell.  Progress on
+stderr, one JSON line on stdout.
 """
 
 from __future__ import annotations
@@ -145,8 +146,7 @@ def read_files(listing: Path) -> None:
         t = time.perf_counter()
         try:
             r = read_image(still["file"])
-            out = {"grid": list(r.grid), "unsure_kings": [list(c) for c in
-                                                          getattr(r, "unsure_kings", ())]}
+            out = {"grid": list(r.grid), "unsure_kings": [list(c) for c in r.unsure_kings]}
         except ValueError as e:
             out = {"error": str(e)}
         out["read_s"] = round(time.perf_counter() - t, 4)
@@ -236,8 +236,9 @@ def run(which: str, n: int, seed: int, jobs: int, min_tilt: float, max_tilt: flo
         stills = [_render_one(w) for w in work]
     print(f"{which}: {n} stills ready in {time.time() - t0:.0f} s", file=sys.stderr)
     listing.write_text("".join(json.dumps(s) + "\n" for s in stills))
+    root = Path(__file__).resolve().parent.parent
     proc = subprocess.run([sys.executable, "-m", "bench.stills", "--read-listing", str(listing)],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+                          capture_output=True, text=True, cwd=root)
     if proc.returncode != 0:
         raise SystemExit(f"the reading child failed: {proc.stderr.strip()[-2000:]}")
     lines = [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]

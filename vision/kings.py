@@ -602,11 +602,12 @@ _COLOUR_SPREAD = 0.08
 #: Fewer pieces than this: no height reference in the photo, so no king is read surely.
 PHOTO_REFERENCE_MIN = 3
 #: The photo's own measuring noise: the spread (camera pixels, robust) of its men's tops about
-#: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Above `PHOTO_NOISE_MAX_PX` the men are no height
-#: reference (rendered stills measure 0.3 to 1.2 pixels, a few broken ones more; the labelled
-#: real photos, whose tops the measuring does not find, 2.5 to 3.6): no king is read surely.
-#: Below it, a king's top must stand `KING_SIGMAS` times the noise above a man's, and past half
-#: way to a king's.  The floor keeps a clean render's tiny spread from making any bump a king.
+#: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Above
+#: `PHOTO_NOISE_MAX_PX` the men are no height reference (rendered stills measure 0.3 to 1.2
+#: pixels, a few broken ones more; the labelled real photos, whose tops the measuring does not
+#: find, 1.9 to 3.6): no king is read surely.  Below it, a king's top must stand `KING_SIGMAS`
+#: times the noise above a man's, and past half way to a king's.  The floor keeps a clean
+#: render's tiny spread from making any bump a king.
 PHOTO_NOISE_MAX_PX = 1.5
 #: Where one photo reads a king surely: its own estimate of a king's top's distance from a
 #: man's (camera pixels) at least this.  That estimate rests on the men's apparent height,
@@ -614,7 +615,15 @@ PHOTO_NOISE_MAX_PX = 1.5
 #: rounded, the window leans to the near rim), so 2.5 true pixels read as 1.6-2.2 here.
 PHOTO_SURE_PX = 2.0
 PHOTO_NOISE_FLOOR_PX = 0.3
+#: A piece colour with this many men has a noise of its own (fewer: the photo's).
+_COLOUR_MEN_MIN = 5
 KING_SIGMAS = 3.0
+
+
+def _spread(values: np.ndarray) -> float:
+    """The robust spread (1.4826 x the median absolute value, at least the floor) of the men's
+    tops above a man's height (camera pixels)."""
+    return max(1.4826 * float(np.median(np.abs(values))), PHOTO_NOISE_FLOOR_PX)
 
 
 def lower_mode(ev: KingEvidence, pose: Pose, square_px: float, colours: np.ndarray,
@@ -673,18 +682,27 @@ class PhotoFit:
     ``man_height`` (squares), the ``pieces``, the ``men`` the noise is measured on (where a
     king's top would stand at least `LIKELY_PX` pixels from theirs), the ``noise_px``
     (their tops' robust spread about a man's height, camera pixels), and whether kings may be
-    read surely from the photo (``trusted``)."""
+    read surely from the photo (``trusted``); ``colour_noise_px``: the same noise of each piece
+    colour's men (1, 2: the lighter, the darker), the photo's where a colour has too few: over
+    `PHOTO_NOISE_MAX_PX`, none of that colour is a king."""
 
     man_height: float
     pieces: int
     men: int
     noise_px: float
     trusted: bool
+    colour_noise_px: tuple[float, float] = (float("nan"), float("nan"))
 
     def warning(self) -> str | None:
-        """Why no king is read surely from this photo, or None."""
+        """Why no king (or none of one piece colour) is read surely from this photo, or None."""
         if self.trusted:
-            return None
+            lost = [name for name, v in zip(("lighter", "darker"), self.colour_noise_px)
+                    if v > PHOTO_NOISE_MAX_PX]
+            if not lost:
+                return None
+            return (f"kings of the {lost[0]} pieces cannot be told from men surely in this "
+                    f"photo: their tops scatter by {max(self.colour_noise_px):.1f} pixels (a top "
+                    "lost against the squares, glare or blur): they are read as men")
         if self.men < PHOTO_REFERENCE_MIN:
             return (f"kings cannot be told from men surely: too few men to compare with "
                     f"({self.men} of {self.pieces} pieces; the men are the height reference): "
@@ -712,7 +730,7 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
                        near_pull=PHOTO_NEAR_PULL)
     n = int(np.count_nonzero(occupied))
     if n < PHOTO_REFERENCE_MIN:
-        return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
+        return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False, (float("nan"),) * 2)
     height, _, _ = lower_mode(ev, pose, square_px, colours, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
                        prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
@@ -722,15 +740,24 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     above = np.nan_to_num((ev.height / own - 1.0) * sep, nan=0.0)
     men = occupied & ~kings & (sep >= LIKELY_PX)  # the noise is the measuring's, anywhere
     count = int(np.count_nonzero(men))
-    noise = (max(1.4826 * float(np.median(np.abs(above[men]))), PHOTO_NOISE_FLOOR_PX)
-             if count else float("nan"))
+    noise = _spread(above[men]) if count else float("nan")
     trusted = count >= PHOTO_REFERENCE_MIN and noise <= PHOTO_NOISE_MAX_PX
+    # each colour's own noise where it has men enough (one colour's tops may be lost: a light
+    # top against light squares): over the limit, none of that colour is a king
+    noises = np.full(colours.shape, noise)
+    by_colour = []
+    for c in (1, 2):
+        mine = men & (colours == c)
+        if np.count_nonzero(mine) >= _COLOUR_MEN_MIN:
+            noises[colours == c] = _spread(above[mine])
+        by_colour.append(float(noises[colours == c][0]) if np.any(colours == c) else noise)
     cal = calibrate(ev, pose, men=occupied & ~kings, near_pull=PHOTO_NEAR_PULL)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
                            prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
         height = cal.man_height
-    clear = kings & (above >= KING_SIGMAS * noise if count else False) & (above >= 0.5 * sep)
+    clear = (kings & (noises <= PHOTO_NOISE_MAX_PX) & (above >= KING_SIGMAS * noise)
+             & (above >= 0.5 * sep))
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
-    return ev, PhotoFit(height, n, count, noise, trusted)
+    return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour))

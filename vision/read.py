@@ -10,9 +10,10 @@ board is found by them ("found by: markers") and they say which image corner squ
 
 Kings (`vision.kings.photo_kings`): no position is known, so the men in the same photo are the
 height reference (most pieces are men); a piece is a king, upper case, when its top stands as
-high as two men's where the camera can tell (a king's top at least `vision.kings.SURE_PX`
-pixels from a man's).  Where it cannot, a piece that looks like a king is read as a man and
-named in ``unsure_kings`` and the warnings.
+high as two men's, clearly above the men's own scatter, where the camera can tell (a king's top
+at least `vision.kings.PHOTO_SURE_PX` pixels from a man's by the reading's own estimate).  Where
+it cannot, or not clearly, a piece that looks like a king is read as a man and named in
+``unsure_kings`` and the warnings; a photo whose men are no height reference says so.
 """
 
 from __future__ import annotations
@@ -130,11 +131,9 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     kings, fit = photo_kings(view, pose, best, location.square_px)
     # a king only where the camera can tell it from a man (a king's top `PHOTO_SURE_PX` pixels
     # from a man's) and the photo's men are a height reference; elsewhere a man, the king named
-    tellable = (np.nan_to_num(kings.separation, nan=0.0) >= PHOTO_SURE_PX) if kings.separation \
-        is not None else np.zeros((10, 10), dtype=bool)
+    sep = np.zeros((10, 10)) if kings.separation is None else np.nan_to_num(kings.separation)
     readable = fit.trusted and not pose.top_down
-    tellable &= readable
-    sure_kings = (best > 0) & kings.king & tellable
+    sure_kings = (best > 0) & kings.king & (sep >= PHOTO_SURE_PX) & readable
     # looking like kings (the weighing's), but where the camera cannot tell or not clearly
     unsure_kings = ([(int(r), int(c)) for r, c in np.argwhere((best > 0) & (kings.p_king > 0.5)
                                                               & ~sure_kings)]
@@ -252,7 +251,8 @@ def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
 
 
 def unsure_king_squares(reading: ImageReading, corner_46: int) -> list[int]:
-    """The squares (1-50, square 46 at image corner ``corner_46``) of `ImageReading.unsure_kings`."""
+    """The squares (1-50, square 46 at image corner ``corner_46``) of
+    `ImageReading.unsure_kings`."""
     cells = Orientation.from_corner_46(corner_46).square_cells()
     return [sq for sq, rc in enumerate(cells, start=1) if rc in reading.unsure_kings]
 
