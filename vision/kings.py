@@ -601,6 +601,11 @@ _PHOTO_SIGMA = 0.02
 _COLOUR_SPREAD = 0.08
 #: Fewer pieces than this: no height reference in the photo, so no king is read surely.
 PHOTO_REFERENCE_MIN = 3
+#: Where one photo reads a king surely: its own estimate of a king's top's distance from a
+#: man's (camera pixels) at least this.  That estimate rests on the men's apparent height,
+#: which the measuring puts 15-40% under the true one on rendered stills (a top face's rim is
+#: rounded, the window leans to the near rim), so 2.5 true pixels read as 1.6-2.2 here.
+PHOTO_SURE_PX = 2.0
 #: The photo's own measuring noise: the spread (camera pixels, robust) of its men's tops about
 #: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Above
 #: `PHOTO_NOISE_MAX_PX` the men are no height reference (rendered stills measure 0.3 to 1.2
@@ -609,15 +614,10 @@ PHOTO_REFERENCE_MIN = 3
 #: times the noise above a man's, and past half way to a king's.  The floor keeps a clean
 #: render's tiny spread from making any bump a king.
 PHOTO_NOISE_MAX_PX = 1.5
-#: Where one photo reads a king surely: its own estimate of a king's top's distance from a
-#: man's (camera pixels) at least this.  That estimate rests on the men's apparent height,
-#: which the measuring puts 15-40% under the true one on rendered stills (a top face's rim is
-#: rounded, the window leans to the near rim), so 2.5 true pixels read as 1.6-2.2 here.
-PHOTO_SURE_PX = 2.0
 PHOTO_NOISE_FLOOR_PX = 0.3
+KING_SIGMAS = 3.0
 #: A piece colour with this many men has a noise of its own (fewer: the photo's).
 _COLOUR_MEN_MIN = 5
-KING_SIGMAS = 3.0
 
 
 def _spread(values: np.ndarray) -> float:
@@ -696,13 +696,14 @@ class PhotoFit:
     def warning(self) -> str | None:
         """Why no king (or none of one piece colour) is read surely from this photo, or None."""
         if self.trusted:
-            lost = [name for name, v in zip(("lighter", "darker"), self.colour_noise_px)
+            lost = [(name, v) for name, v in zip(("lighter", "darker"), self.colour_noise_px)
                     if v > PHOTO_NOISE_MAX_PX]
             if not lost:
                 return None
-            return (f"kings of the {lost[0]} pieces cannot be told from men surely in this "
-                    f"photo: their tops scatter by {max(self.colour_noise_px):.1f} pixels (a top "
-                    "lost against the squares, glare or blur): they are read as men")
+            name, v = lost[0]
+            return (f"kings of the {name} pieces cannot be told from men surely in this photo: "
+                    f"their tops scatter by {v:.1f} pixels (a top lost against the squares, "
+                    "glare or blur): they are read as men")
         if self.men < PHOTO_REFERENCE_MIN:
             return (f"kings cannot be told from men surely: too few men to compare with "
                     f"({self.men} of {self.pieces} pieces; the men are the height reference): "
@@ -718,13 +719,15 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
 
     ``colours``: 10 x 10, 0 empty, else the piece's colour (1, 2).  The shifts are measured, a
     man's height fitted to them (`lower_mode`, each colour its own), measured again where a
-    man's and a king's tops should be, and fitted again.  The men's tops where the camera can
-    tell give the photo's noise (`PhotoFit`); the pieces that fit a man's are the men of a
+    man's and a king's tops should be, and fitted again.  The men's tops give the photo's noise
+    and each colour's (`PhotoFit`); the pieces that fit a man's are the men of a
     `calibrate` (height, each colour's bias and spread, the view's distortion), every piece is
     weighed against it as in a game, and a piece is a king (``KingEvidence.king``) where that
-    weighing and the fit agree and its top stands `KING_SIGMAS` noises and half way above a
-    man's.  With fewer than `PHOTO_REFERENCE_MIN` such men, or a noise over
-    `PHOTO_NOISE_MAX_PX`, the photo is no reference (``trusted`` False)."""
+    weighing and the fit agree, its colour's noise is under `PHOTO_NOISE_MAX_PX` and its top
+    stands `KING_SIGMAS` noises and half way above a man's (where the camera cannot tell, under
+    `PHOTO_SURE_PX`, the weighing's likely king, capped unsure).  With fewer than
+    `PHOTO_REFERENCE_MIN` men, or a noise over `PHOTO_NOISE_MAX_PX`, the photo is no reference
+    (``trusted`` False)."""
     occupied = colours > 0
     ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king,
                        near_pull=PHOTO_NEAR_PULL)

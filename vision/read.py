@@ -165,8 +165,10 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
                         + (" ..." if len(low) > 10 else ""))
     pieces = [(r, c) for r in range(10) for c in range(10) if best[r, c]]
-    limit = limit_warning(pose, MAN_HEIGHT, location.square_px, pieces,
-                          [f"({r},{c})" for r, c in pieces]) if pieces else None
+    # the squares near the camera's foot where it cannot tell, of those the reading leaves unsure
+    near = [(r, c) for r, c in pieces if sep[r, c] < PHOTO_SURE_PX or not readable]
+    limit = limit_warning(pose, MAN_HEIGHT, location.square_px, near,
+                          [f"({r},{c})" for r, c in near]) if pieces else None
     if limit:
         warnings.append(limit)
     if fit.warning() and not pose.top_down:
