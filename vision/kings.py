@@ -40,8 +40,9 @@ man's height or twice it, each colour its own apparent height, kings a minority:
 the men of that fit calibrate as the start position does, and the men's own scatter about their
 height is the photo's noise (`PhotoFit`): a king stands three noises and half way above a man's,
 where the reading's own estimate of the separation reaches `PHOTO_SURE_PX`.  A photo whose men
-scatter more than `PHOTO_NOISE_MAX_PX` (the labelled real photos: their tops are not found) is no
-reference and reads no king.
+scatter more than `PHOTO_NOISE_MAX_PX` pixels and `PHOTO_NOISE_MAX_SHARE` of their height (the
+labelled real photos: their tops are not found) is no reference and reads no king; nor does a
+piece colour whose own men scatter so.
 The prior (`PRIOR_KING`) is the reading's, not the game's: the arbiter knows where its kings are.
 """
 
@@ -607,23 +608,34 @@ PHOTO_REFERENCE_MIN = 3
 #: rounded, the window leans to the near rim), so 2.5 true pixels read as 1.6-2.2 here.
 PHOTO_SURE_PX = 2.0
 #: The photo's own measuring noise: the spread (camera pixels, robust) of its men's tops about
-#: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Above
-#: `PHOTO_NOISE_MAX_PX` the men are no height reference (rendered stills measure 0.3 to 1.2
-#: pixels, a few broken ones more; the labelled real photos, whose tops the measuring does not
-#: find, 1.9 to 3.6): no king is read surely.  Below it, a king's top must stand `KING_SIGMAS`
-#: times the noise above a man's, and past half way to a king's.  The floor keeps a clean
-#: render's tiny spread from making any bump a king.
+#: a man's height (where a king's would stand `LIKELY_PX` or more from theirs).  Over
+#: `PHOTO_NOISE_MAX_PX`, and over `PHOTO_NOISE_MAX_SHARE` of a man's height (a steep camera's
+#: pixels are larger), the men are no height reference: no king is read surely.  Rendered stills
+#: measure 0.3 to 1.2 pixels or 0.01 to 0.37 of a man's height (a few broken ones more); the
+#: labelled real photos, whose tops the measuring does not find, 1.9 to 5.3 pixels and 0.45 to
+#: 0.93.  Below it, a king's top must stand `KING_SIGMAS` times the noise above a man's, and past
+#: half way to a king's.  The floor keeps a clean render's tiny spread from making any bump a
+#: king.
 PHOTO_NOISE_MAX_PX = 1.5
+PHOTO_NOISE_MAX_SHARE = 0.3
 PHOTO_NOISE_FLOOR_PX = 0.3
 KING_SIGMAS = 3.0
 #: A piece colour with this many men has a noise of its own (fewer: the photo's).
 _COLOUR_MEN_MIN = 5
 
 
-def _spread(values: np.ndarray) -> float:
-    """The robust spread (1.4826 x the median absolute value, at least the floor) of the men's
-    tops above a man's height (camera pixels)."""
-    return max(1.4826 * float(np.median(np.abs(values))), PHOTO_NOISE_FLOOR_PX)
+def _reference(above_px: np.ndarray, share: np.ndarray) -> bool:
+    """Whether men whose tops stand ``above_px`` pixels (``share`` of a man's height) above a
+    man's are a height reference: their spread under `PHOTO_NOISE_MAX_PX`, or under
+    `PHOTO_NOISE_MAX_SHARE` of a man's height (a steep camera's larger pixels)."""
+    return bool(len(above_px)) and (_spread(above_px) <= PHOTO_NOISE_MAX_PX
+                                    or _spread(share, 0.0) <= PHOTO_NOISE_MAX_SHARE)
+
+
+def _spread(values: np.ndarray, floor: float = PHOTO_NOISE_FLOOR_PX) -> float:
+    """The robust spread (1.4826 x the median absolute value, at least ``floor``) of the men's
+    tops above a man's height."""
+    return max(1.4826 * float(np.median(np.abs(values))), floor)
 
 
 def lower_mode(ev: KingEvidence, pose: Pose, square_px: float, colours: np.ndarray,
@@ -683,8 +695,8 @@ class PhotoFit:
     king's top would stand at least `LIKELY_PX` pixels from theirs), the ``noise_px``
     (their tops' robust spread about a man's height, camera pixels), and whether kings may be
     read surely from the photo (``trusted``); ``colour_noise_px``: the same noise of each piece
-    colour's men (1, 2: the lighter, the darker), the photo's where a colour has too few: over
-    `PHOTO_NOISE_MAX_PX`, none of that colour is a king."""
+    colour's men (1, 2: the lighter, the darker), the photo's where a colour has too few;
+    ``colour_lost``: a colour whose men are no reference (none of it is a king)."""
 
     man_height: float
     pieces: int
@@ -692,12 +704,13 @@ class PhotoFit:
     noise_px: float
     trusted: bool
     colour_noise_px: tuple[float, float] = (float("nan"), float("nan"))
+    colour_lost: tuple[bool, bool] = (False, False)
 
     def warning(self) -> str | None:
         """Why no king (or none of one piece colour) is read surely from this photo, or None."""
         if self.trusted:
-            lost = [(name, v) for name, v in zip(("lighter", "darker"), self.colour_noise_px)
-                    if v > PHOTO_NOISE_MAX_PX]
+            lost = [(name, v) for name, v, gone in zip(("lighter", "darker"), self.colour_noise_px,
+                                                       self.colour_lost) if gone]
             if not lost:
                 return None
             name, v = lost[0]
@@ -723,17 +736,17 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     and each colour's (`PhotoFit`); the pieces that fit a man's are the men of a
     `calibrate` (height, each colour's bias and spread, the view's distortion), every piece is
     weighed against it as in a game, and a piece is a king (``KingEvidence.king``) where that
-    weighing and the fit agree, its colour's noise is under `PHOTO_NOISE_MAX_PX` and its top
+    weighing and the fit agree, its colour's men are a reference (`_reference`) and its top
     stands `KING_SIGMAS` noises and half way above a man's (where the camera cannot tell, under
     `PHOTO_SURE_PX`, the weighing's likely king, capped unsure).  With fewer than
-    `PHOTO_REFERENCE_MIN` men, or a noise over `PHOTO_NOISE_MAX_PX`, the photo is no reference
-    (``trusted`` False)."""
+    `PHOTO_REFERENCE_MIN` men, or men that are no reference, the photo is none (``trusted``
+    False)."""
     occupied = colours > 0
     ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king,
                        near_pull=PHOTO_NEAR_PULL)
     n = int(np.count_nonzero(occupied))
     if n < PHOTO_REFERENCE_MIN:
-        return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False, (float("nan"),) * 2)
+        return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
     height, _, _ = lower_mode(ev, pose, square_px, colours, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
                        prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
@@ -743,24 +756,28 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     above = np.nan_to_num((ev.height / own - 1.0) * sep, nan=0.0)
     men = occupied & ~kings & (sep >= LIKELY_PX)  # the noise is the measuring's, anywhere
     count = int(np.count_nonzero(men))
+    # (the share of a man's height: a steep camera's pixels scale the noise up)
+    share = np.nan_to_num(ev.height / own - 1.0, nan=0.0)
     noise = _spread(above[men]) if count else float("nan")
-    trusted = count >= PHOTO_REFERENCE_MIN and noise <= PHOTO_NOISE_MAX_PX
+    trusted = count >= PHOTO_REFERENCE_MIN and _reference(above[men], share[men])
     # each colour's own noise where it has men enough (one colour's tops may be lost: a light
-    # top against light squares): over the limit, none of that colour is a king
-    noises = np.full(colours.shape, noise)
+    # top against light squares): a colour no reference, none of it is a king
+    usable = np.full(colours.shape, trusted)
     by_colour = []
     for c in (1, 2):
         mine = men & (colours == c)
         if np.count_nonzero(mine) >= _COLOUR_MEN_MIN:
-            noises[colours == c] = _spread(above[mine])
-        by_colour.append(float(noises[colours == c][0]) if np.any(colours == c) else noise)
+            usable[colours == c] = _reference(above[mine], share[mine])
+            by_colour.append(_spread(above[mine]))
+        else:
+            by_colour.append(noise)
     cal = calibrate(ev, pose, men=occupied & ~kings, near_pull=PHOTO_NEAR_PULL)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
                            prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
         height = cal.man_height
-    clear = (kings & (noises <= PHOTO_NOISE_MAX_PX) & (above >= KING_SIGMAS * noise)
-             & (above >= 0.5 * sep))
+    clear = kings & usable & (above >= KING_SIGMAS * noise) & (above >= 0.5 * sep)
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
-    return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour))
+    lost = tuple(bool(np.any((colours == c) & ~usable)) and trusted for c in (1, 2))
+    return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour), lost)
