@@ -110,6 +110,10 @@ class ScriptedWatcher:
     def button_pressed(self, when: float) -> None:
         return None
 
+    def offered(self) -> None:
+        """Every scripted board is a still one: none is offered in passing."""
+        return None
+
     def confirm(self, board) -> None:
         pass
 
