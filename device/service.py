@@ -56,7 +56,7 @@ from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
 from device.store import GameStore, StoreSink
 from rules.arbiter import Arbiter
-from rules.events import Event, LookAgain
+from rules.events import CountersChanged, Event, LookAgain
 from rules.game import Game
 from rules.matching import shows_half_turn
 from rules.observation import Settled
@@ -230,6 +230,8 @@ class Companion:
         self._calibrated = False
         self._retry_at: float | None = None
         self._retries = 0
+        # the last "looking again" said (reason and squares), until the game goes on
+        self._unclear_said: tuple | None = None
         self.resumed = False
         self.start = start or Position.start()
         self.start_now = start_now
@@ -674,7 +676,21 @@ class Companion:
         else:
             self._retries = 0
             self._retry_at = None
+        events = self._unclear_once(events)
         self._dispatch(events)
+        return events
+
+    def _unclear_once(self, events: list[Event]) -> list[Event]:
+        """``events`` without a "looking again" said already for the same squares and reason
+        since the board last went on: a board that stays unclear (squares the camera cannot
+        read) is said once, not after every hand that passes over it."""
+        unclear = tuple((e.reason, e.squares) for e in events if isinstance(e, LookAgain))
+        if unclear and unclear == self._unclear_said:
+            events = [e for e in events if not isinstance(e, LookAgain)]
+        elif unclear:
+            self._unclear_said = unclear
+        if any(not isinstance(e, (LookAgain, CountersChanged)) for e in events):
+            self._unclear_said = None  # the game went on: what is unclear next is news
         return events
 
     def _judge_provisional(self, settled: Settled) -> list[Event]:
@@ -692,6 +708,7 @@ class Companion:
         self.stats.in_passing += 1
         self.watcher.accept(settled)
         self._retries, self._retry_at = 0, None
+        self._unclear_said = None
         self._confirm([])
         self._dispatch(events)
         return events
