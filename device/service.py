@@ -333,6 +333,7 @@ class Companion:
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
         self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
+        self._box_tried = float("-inf")  # when it was last searched for, not found
         self._still_since: float | None = None
 
     def _saved_corner(self) -> tuple[int | None, bool]:
@@ -460,14 +461,18 @@ class Companion:
         thumb = cv2.GaussianBlur(cv2.resize(gray, (width, height), interpolation=cv2.INTER_AREA),
                                  (3, 3), 0).astype(np.int16)
         previous, self._thumb = self._thumb, thumb
-        box = self._board_box(image, width / gray.shape[1])
-        if previous is not None and previous.shape == thumb.shape and box is not None:
-            # the board alone: a hand resting beside it, fidgeting, an arm on the table
+
+        def moved(a, b) -> bool:
+            return float(np.mean(np.abs(a - b) > STILL_DELTA)) > STILL_SHARE
+
+        still = previous is not None and previous.shape == thumb.shape and (
+            not moved(thumb, previous)
+            # else the board alone: a hand resting beside it, fidgeting, an arm on the table
             # (quick play) kept the whole picture from ever standing still
-            (x0, y0), (x1, y1) = box
-            thumb, previous = thumb[y0:y1, x0:x1], previous[y0:y1, x0:x1]
-        if previous is None or previous.shape != thumb.shape \
-                or float(np.mean(np.abs(thumb - previous) > STILL_DELTA)) > STILL_SHARE:
+            or ((box := self._board_box(image, width / gray.shape[1])) is not None
+                and not moved(*(t[box[0][1]:box[1][1], box[0][0]:box[1][0]]
+                                for t in (thumb, previous)))))
+        if not still:
             self._still_since = now  # the still stretch can begin with this frame
             return False
         since = self._still_since if self._still_since is not None else now
@@ -479,6 +484,12 @@ class Companion:
         from vision.locate import BoardNotFound, find_board
 
         if self._box is None:
+            # (searched for at most once a second while it is not found: a search costs
+            # some 150 ms a frame)
+            now = time.monotonic()
+            if now - self._box_tried < 1.0:
+                return None
+            self._box_tried = now
             try:
                 corners = find_board(image).corners
             except BoardNotFound:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from abc import ABC, abstractmethod
 import hashlib
 import hmac
 import json
@@ -128,7 +129,7 @@ async def security_headers(request: web.Request, handler: Callable) -> web.Strea
     return response
 
 
-class Served:
+class Served(ABC):
     """An aiohttp application on ``config.bind``:``config.port``, on a thread of its own with its
     own asyncio loop (`start`, `close`).  A subclass gives its routes (`_routes`), may prepare
     its loop's objects (`_setup`) and end its streams (`_stopping`)."""
@@ -146,8 +147,9 @@ class Served:
         self._runner: web.AppRunner | None = None
         self._stopped = threading.Event()
 
+    @abstractmethod
     def _routes(self) -> list:
-        raise NotImplementedError
+        """The application's routes (aiohttp route definitions)."""
 
     def _setup(self) -> None:
         """On the loop, before listening."""

@@ -190,7 +190,6 @@ class BoardWatcher:
         self._offered: set[str] = set()
         self._quiet_read = 0  # how many frames the stretch had at its last reading
         self._offer: tuple[Settled, np.ndarray, _Reading] | None = None
-        self._offered_now: Settled | None = None  # offered by the last frame fed
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
@@ -390,7 +389,6 @@ class BoardWatcher:
         `offered`)."""
         self._frames += 1
         self._last_frame, self._last_time = frame, time
-        self._offered_now = None
         try:
             location = self._ensure_location(frame)
         except BoardNotFound:
@@ -504,11 +502,13 @@ class BoardWatcher:
         """The provisional board the last frame fed offers (`Settled.provisional`), if any: the
         playing area stood quiet while the view was busy beside it, and reads otherwise than
         the still board.  The game takes it (`accept`) or leaves it (nothing changes)."""
-        return self._offered_now
+        offer = self._offer
+        return offer[0] if offer is not None and offer[0].frame == self._frames else None
 
-    def _provisional(self, time: float) -> Settled | None:
+    def _provisional(self, time: float) -> None:
         """While the view is busy, a board whose playing area has stood quiet (`_quiet_stretch`)
-        for ``still_s`` and reads otherwise than the still board, as a provisional `Settled`:
+        for ``still_s`` and reads otherwise than the still board is offered (`offered`) as a
+        provisional `Settled`:
         quick play leaves no still view between moves (an arm always on its way over the
         border, a hand resting beside the board, the reply begun before the other hand left),
         but the board itself stands untouched for a moment after each move.  What is seen
@@ -517,20 +517,20 @@ class BoardWatcher:
         watcher changes nothing until then.  Each reading is offered once per quiet stretch."""
         if (self._quiet_since is None or self._reference is None or self.calibration is None
                 or not self._episode or time - self._quiet_since < self.config.still_s - 1e-9):
-            return None
+            return
         if self._sample is None or not np.any(self._sample.changed > 0.2):
-            return None  # nothing on the board looks different from the still board
+            return  # nothing on the board looks different from the still board
         # read as the stretch begins and as its mean grows (2, 4, 8 frames): a stretch's board
         # does not change, only the noise of its mean shrinks
         n = len(self._quiet)
         if self._quiet_read and (n & (n - 1) or n <= self._quiet_read):
-            return None
+            return
         self._quiet_read = n
         frame = _mean_frame(self._quiet)
         obs = self.read(frame, time)
         text = obs.text()
         if text == self._reference.text() or text in self._offered:
-            return None
+            return
         self._offered.add(text)
         gone = self._gone(obs)
         settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
@@ -538,8 +538,6 @@ class BoardWatcher:
                           provisional=True)
         assert self._last_read is not None
         self._offer = (settled, frame, self._last_read)
-        self._offered_now = settled
-        return settled
 
     def accept(self, settled: Settled) -> None:
         """The game took the provisional board ``settled`` (`_provisional`, the last offered):
