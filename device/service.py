@@ -48,6 +48,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
@@ -109,6 +110,10 @@ CORNERS_TOLERANCE = 0.5
 #: `STILL_DELTA` grey levels (a hand, a piece carried; not the sensor's noise, a camera shaking
 #: by a pixel or the exposure drifting a little).
 CALIBRATE_STILL_S = 0.3
+#: The board is learnt from the mean of the still stretch's last frames, this many at most: in a
+#: dim room the noise of one frame blurs the colours learnt (it shrinks with the square root of
+#: their number).
+CALIBRATE_FRAMES = 8
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -120,28 +125,35 @@ _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 def _kinds_apart(colours, board) -> float:
     """How clearly the colours learnt from a calibration frame of ``board`` (square -> piece)
     tell the three kinds of dark square apart: the least distance between the colours learnt
-    for empty squares, White's and Black's pieces, over the widest spread of the looks of one
-    kind standing on `SPREAD_SQUARES` squares or more.  A board showing another
-    position than the one calibrated on (an endgame taken for the start position) makes a kind
-    learn the colour most of its squares show, another kind's (White's twenty squares learn the
-    empty squares' colour), and the looks of what else stands there pass for its spread: the
-    colours collapse, the ratio is small.  (Vision reads the calibration frame by each cell's
-    own look, learnt from that frame, so the frame reads as the position calibrated on whatever
-    stands there: the check must come from the colours.)"""
+    for empty squares, White's and Black's pieces, each colour channel measured in the widest
+    spread of the looks of one kind standing on `SPREAD_SQUARES` squares or more in that
+    channel (the root mean square over the channels: for spreads alike in every channel, the
+    distance over the spread's length).  A board showing another position than the one
+    calibrated on (an endgame taken for the start position) makes a kind learn the colour most
+    of its squares show, another kind's (White's twenty squares learn the empty squares'
+    colour), and the looks of what else stands there pass for its spread: the colours
+    collapse, the ratio is small.  (Vision reads the calibration frame by each cell's own look,
+    learnt from that frame, so the frame reads as the position calibrated on whatever stands
+    there: the check must come from the colours.)  Per channel, since a kind may spread in one
+    channel alone: glossy dark men under one lamp, their tops from L 16 to 124 across the board
+    while their hue stood 9 spreads from the blue squares', measured 0.44 as one length and
+    the start position was never taken."""
     import numpy as np
-
-    from vision.colours import distance
 
     spread = getattr(colours, "class_spread", None)
     if spread is None:
         return float("inf")
     kinds = [np.asarray(c, dtype=np.float64)
              for c in (colours.dark_square, colours.white_piece, colours.black_piece)]
-    apart = min(float(distance(a, b)) for i, a in enumerate(kinds) for b in kinds[i + 1:])
     white = sum(p.color is Color.WHITE for p in board.values())
     squares = (50 - len(board), white, len(board) - white)  # in the colour model's class order
-    spreads = [float(np.linalg.norm(s)) for s, n in zip(spread, squares) if n >= SPREAD_SQUARES]
-    return apart / max(max(spreads, default=0.0), 1e-9)
+    counted = [np.asarray(s, dtype=np.float64) for s, n in zip(spread, squares)
+               if n >= SPREAD_SQUARES]
+    if not counted:
+        return float("inf")
+    widest = np.maximum(np.max(counted, axis=0), 1e-9)
+    return min(float(np.sqrt(np.mean(((a - b) / widest) ** 2)))
+               for i, a in enumerate(kinds) for b in kinds[i + 1:])
 
 
 def _half_turn(board) -> dict:
@@ -335,6 +347,7 @@ class Companion:
         self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
         self._box_tried = float("-inf")  # when it was last searched for, not found
         self._still_since: float | None = None
+        self._still_frames: deque = deque(maxlen=CALIBRATE_FRAMES)  # the still stretch's last
 
     def _saved_corner(self) -> tuple[int | None, bool]:
         """The saved corner of square 46 (None: none saved), and whether it was only the
@@ -390,12 +403,16 @@ class Companion:
         from vision.locate import BoardNotFound
         from vision.pipeline import CalibrationError
 
+        from vision.pipeline import mean_frame
+
         board = self._calibrate_board
         now = frame.time if frame.time is not None else time.monotonic()
-        if self.resumed and not self._standing_still(frame.image, now):
+        if not self._standing_still(frame.image, now):
             return
+        # the still stretch's mean: in a dim room one frame's noise blurs the colours learnt
+        image = mean_frame(self._still_frames)
         try:  # with markers the watcher takes square 46's corner from them
-            calibration, guessed = self._calibration(frame.image, board, now)
+            calibration, guessed = self._calibration(image, board, now)
         except (BoardNotFound, CalibrationError) as e:
             if self._calibrate_since is None:
                 self._calibrate_since = now
@@ -446,12 +463,15 @@ class Companion:
 
     def _standing_still(self, image, now: float) -> bool:
         """Whether the picture has stood still for `CALIBRATE_STILL_S` up to this frame (every
-        frame since the stretch's first like the one before it): a resumed game's board is
-        learnt from a frame with no hand moving over it.  It was learnt from the first frame
-        that showed the board, after a restart with a player's hand carrying the man it had
-        lifted: that man's square and those under the hand learnt wrong looks, a dozen squares
-        read wrong from then on and no move was recorded again.  (A new game's board must show
-        its start or set-up position, which a hand over it does not: `_kinds_apart`.)"""
+        frame since the stretch's first like the one before it; the stretch's last frames are
+        kept in ``_still_frames``): a board is learnt from frames with no hand moving over it.
+        A resumed game's was learnt from the first frame that showed the board, after a restart
+        with a player's hand carrying the man it had lifted: that man's square and those under
+        the hand learnt wrong looks, a dozen squares read wrong from then on and no move was
+        recorded again.  A new game's was learnt from the frame a hand reached in over the start
+        position, in a dim room where no frame before it had shown the kinds apart clearly
+        (`_kinds_apart`, one noisy frame): the hand stayed in the still view, a hand was seen
+        over the board ever after and not one move was recorded."""
         import cv2
         import numpy as np
 
@@ -474,7 +494,10 @@ class Companion:
                                 for t in (thumb, previous)))))
         if not still:
             self._still_since = now  # the still stretch can begin with this frame
+            self._still_frames.clear()
+            self._still_frames.append(image)
             return False
+        self._still_frames.append(image)
         since = self._still_since if self._still_since is not None else now
         return now - since >= CALIBRATE_STILL_S - 1e-9
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -78,7 +78,7 @@ def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
     return [padded[1 + dr:11 + dr, 1 + dc:11 + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
 
 
-def _mean_frame(frames: deque[np.ndarray]) -> np.ndarray:
+def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The mean of ``frames`` (at least one): a real camera's noise shrinks with the square root
     of their number."""
     if len(frames) == 1:
@@ -526,7 +526,7 @@ class BoardWatcher:
         if self._quiet_read and (n & (n - 1) or n <= self._quiet_read):
             return
         self._quiet_read = n
-        frame = _mean_frame(self._quiet)
+        frame = mean_frame(self._quiet)
         obs = self.read(frame, time)
         text = obs.text()
         if text == self._reference.text() or text in self._offered:
@@ -579,7 +579,7 @@ class BoardWatcher:
     def _still_frame(self) -> np.ndarray:
         """The mean of the still frames kept (`_gather`), or the last frame."""
         assert self._last_frame is not None
-        return _mean_frame(self._calm) if self._calm else self._last_frame
+        return mean_frame(self._calm) if self._calm else self._last_frame
 
     def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
         """Whether the pieces that moved explain what looks like a hand standing still: every
