@@ -315,9 +315,11 @@ class Arbiter:
         still board would be, but taken only when what that records is legal play: a move, or
         a quick line of moves (`QUICK_PLIES`), with nothing irregular, unclear or touched
         otherwise.  Anything else leaves the arbiter as it was, and nothing is said: the board
-        is judged again once it is still.  Only while no irregularity is open and no crown is
-        awaited (those wait for the still board)."""
-        if self.pending is not None or self.uncrowned is not None:
+        is judged again once it is still.  Only while no irregularity is open (its remedy waits
+        for the still board).  While a crown is awaited too: a camera that cannot tell a king
+        from a man on the far row's square never sees it put on, and a quick game then went on
+        for nine plies with no board taken, beyond any catch-up."""
+        if self.pending is not None:
             return ()
         trial = copy.copy(self)  # the searches' cache shared: what it learns holds
         trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)

@@ -131,3 +131,26 @@ def test_while_an_irregularity_is_open_boards_in_passing_change_nothing_art_27()
     assert arb.observe(in_passing(board(AT + 3))) == ()      # put right, seen in passing
     assert state(arb) == before
     assert of(arb.observe(settled(board(AT + 3))), IrregularityResolved)
+
+
+def test_a_reply_seen_in_passing_while_a_crown_is_awaited_is_recorded_art_8():
+    # 7-1 reached the far row; the camera cannot tell the crown (a king read as a man at 0.75):
+    # the crown stays awaited.  Quick play goes on with no still view: the reply, and White's
+    # next move, seen in passing, are recorded.  A game once went nine plies on unrecorded,
+    # waiting for a crown the camera could not see.
+    from rules.observation import SquareReading
+    from rules.position import Position
+
+    arb = Arbiter(Game(start=Position.from_fen("W:W7,45:B20,36")))
+    white_man, white_king, black_man = (Piece.from_symbol(c) for c in "wWb")
+    arb.observe(settled({1: white_man, 45: white_man, 20: black_man, 36: black_man}))
+    assert arb.uncrowned == 1
+    alike = SquareReading(white_king, 0.75, white_man, distribution=(0.0, 0.25, 0.75, 0.0, 0.0))
+    reply = in_passing({1: white_king, 45: white_man, 25: black_man, 36: black_man},
+                       readings={1: alike})
+    assert texts(arb.observe(reply)) == ["20-25"]
+    assert arb.uncrowned == 1  # still unseen
+    on = in_passing({1: white_king, 40: white_man, 25: black_man, 36: black_man})
+    assert texts(arb.observe(on)) == ["45-40"] and arb.uncrowned is None
+    # nothing irregular stays open, nothing more is said on the still board
+    assert arb.pending is None and not arb.observe(settled(on.observation.board()))
