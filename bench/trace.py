@@ -57,6 +57,7 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
     print(f"want: {' '.join(game.move_texts())}", file=out)
     settled: list = []
     watcher_settle = pipeline.BoardWatcher._settle
+    watcher_offered = pipeline.BoardWatcher.offered
 
     def settle(self, frame, time, complete):  # what the watcher handed over, kept for printing
         result = watcher_settle(self, frame, time, complete)
@@ -64,7 +65,14 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
             settled.append(result)
         return result
 
+    def offered(self):  # a board seen in passing, taken or left by the game: kept too
+        result = watcher_offered(self)
+        if result is not None and all(result is not s for s in settled):
+            settled.append(result)
+        return result
+
     pipeline.BoardWatcher._settle = settle
+    pipeline.BoardWatcher.offered = offered
     try:
         frame = source.read()
         with tempfile.TemporaryDirectory() as tmp:
@@ -88,7 +96,8 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                              for sq in range(1, 51)
                              if obs.reading(sq).content != board.get(sq)]
                     hand = truth.hand_over_board if other_world else truth.hand
-                    print(f"{frame.time:7.2f} settled  truth ply {truth.ply} ({truth.phase}"
+                    kind = "passing " if s.provisional else "settled "
+                    print(f"{frame.time:7.2f} {kind} truth ply {truth.ply} ({truth.phase}"
                           f"{', hand over the board' if hand else ''}); lifted "
                           f"{list(s.lifted)} placed {list(s.placed)}; read otherwise: "
                           f"{' '.join(wrong) or 'nothing'}", file=out)
@@ -102,6 +111,7 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
             companion.store.close()
     finally:
         pipeline.BoardWatcher._settle = watcher_settle
+        pipeline.BoardWatcher.offered = watcher_offered
     print(f"got:  {' '.join(got)}", file=out)
     return got
 

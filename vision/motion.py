@@ -194,6 +194,34 @@ def tolerant_change(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(lo - view, view - hi), 0.0).max(axis=-1)
 
 
+#: The windows (view pixels, of `MOTION_PX` a square) over which a shade's darkening is taken
+#: as even: under half a square (a shadow's soft edge) and two squares (the squares' pattern,
+#: light and dark, in every window).
+_SHADE_WINDOWS = (5, 17)
+#: Below this brightness (0-255) a view pixel's ratio to another is noise: no shade is told there.
+_SHADE_DARK = 12.0
+
+
+def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
+    """Per pixel, whether ``view`` is ``reference`` under another light: the reference scaled by
+    its local brightness ratio (the same in every colour channel) explains it, within ``delta``
+    beyond the scaled reference's 3 x 3 neighbourhood (`tolerant_change`), the ratio taken over
+    each of `_SHADE_WINDOWS`.  A shadow (an arm's or a passer-by's, from one low lamp, long and
+    dark across the board), a lamp switched on: the squares' pattern stands under it, only
+    darker or lighter, and the ratio over two squares is the ratio over half of one.  A hand, a
+    sleeve, a piece bring a colour no scaling of the reference gives, or a flat colour over the
+    squares' pattern (a hand's skin over brown squares is their colour scaled, square by square,
+    but not over light and dark squares alike).  The arm of a hand resting beside the board
+    cast its shadow over a third of the squares under one lamp: that was a hand over the
+    board, for seconds on end, and no board was read between moves at quick play."""
+    lum_v, lum_r = view.mean(axis=-1), reference.mean(axis=-1)
+    out = lum_r > _SHADE_DARK
+    for w in _SHADE_WINDOWS:
+        ratio = cv2.blur(lum_v, (w, w)) / np.maximum(cv2.blur(lum_r, (w, w)), _SHADE_DARK)
+        out &= tolerant_change(view, reference * ratio[..., None]) <= delta
+    return out
+
+
 @cache
 def _ring_mask() -> np.ndarray:
     """The ring around the playing area (built once: read only)."""
@@ -237,13 +265,17 @@ def _edge_mask() -> np.ndarray:
     return mask
 
 
-def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np.ndarray]:
+def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None
+           ) -> tuple[np.ndarray, bool, np.ndarray]:
     """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
     board: regions that touch the view's outer edge and cover at least ``hand_share`` of a
     square inside the playing area; and whether a region from the edge covers that much of the
     ring alone (a hand beside the board: at rest, or holding a piece just lifted off it).  Gaps
     of a pixel are bridged (an arm's colour may match the border's here and there).  Third, the
-    pixels of every region from the table, hand or not (the still reference never learns them)."""
+    pixels of every region from the table, hand or not (the still reference never learns them).
+    ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
+    resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
+    like a shade of the squares they cover are still its own)."""
     none = np.zeros_like(diff)
     bridged = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
@@ -262,9 +294,10 @@ def _hands(diff: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, bool, np
     table = outside[labels] & diff
     w = _RING * MOTION_PX
     need = config.hand_share * MOTION_PX * MOTION_PX
-    covers = np.bincount(labels[w:-w, w:-w][diff[w:-w, w:-w]], minlength=n)
+    own = diff if shaded is None else diff & ~shaded
+    covers = np.bincount(labels[w:-w, w:-w][own[w:-w, w:-w]], minlength=n)
     hands = outside & (covers >= need)
-    beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & diff], minlength=n) >= need)))
+    beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
     if not hands.any():
         return none, beside, table
     return hands[labels] & diff, beside, table
@@ -316,6 +349,8 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     if previous is not None:
         # the ring too: a hand moving over the border, a piece held just off the board
         moved = tolerant_change(view, previous) > delta
+        if moved.any():  # a shadow moving over the board is no motion of the board
+            moved &= ~shade(view, previous, delta)
         motion = float(np.mean(moved))
         # and the playing area alone: an arm moving beside the board changes none of it
         board_motion = float(np.mean(moved[~ring]))
@@ -331,7 +366,10 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     if still is not None:
         reference = still * exposure_gain(view, still)
         diff = tolerant_change(view, reference) > delta
-        hand, beside, table = _hands(diff, config)
+        # a shadow over the board is no change of what stands on it, and no hand
+        shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
+        hand, beside, table = _hands(diff, config, shaded)
+        diff &= ~shaded
         hand_seen = bool(hand.any())  # (it may cross the ring where it matches it)
         intrusion = float(np.mean(hand[ring]))
         ring_share = float(np.mean(diff[ring]))
@@ -343,7 +381,8 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         # men never cover the grid's corner points, a hand does
         idx = np.clip((_RING + np.arange(11)) * MOTION_PX, 1, view.shape[0] - 2)
         points = tolerant_change(cv2.blur(view, (3, 3)), cv2.blur(reference, (3, 3)))
-        moved = (points[idx[:, None], idx[None, :]] > delta).astype(np.uint8)
+        grid = idx[:, None], idx[None, :]
+        moved = ((points[grid] > delta) & ~shaded[grid]).astype(np.uint8)
         # a hand is one blob; a moved piece seen obliquely may change a corner or two apart
         n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
         corners_changed = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
