@@ -58,9 +58,12 @@ class Lighting:
     specular blob at ``glare_xy`` (fractions of width and height) of radius ``glare_radius``
     (fraction of the width); ``shadow`` is the strength of cast shadows, the light standing at
     ``light_azimuth_deg`` (board plane, degrees from the +x axis towards +y) and
-    ``light_elevation_deg``; ``noise`` is the sensor noise's sigma (grey levels); ``blur`` a
-    Gaussian sigma (px); ``motion_blur`` a length (px) at ``motion_deg``; ``jpeg_quality`` None
-    for no compression.
+    ``light_elevation_deg``; ``sheen`` (0-1) is how much of that light comes from one lamp
+    that glossy piece tops mirror (`renderer.scene.sheen_weight`: the tops brighten towards
+    ``lamp_colour`` the nearer they stand to the lamp's mirror point), the lamp standing
+    ``lamp_distance_mm`` from the board's centre; ``noise`` is the sensor noise's sigma (grey
+    levels); ``blur`` a Gaussian sigma (px); ``motion_blur`` a length (px) at ``motion_deg``;
+    ``jpeg_quality`` None for no compression.
     """
 
     gradient: float = 0.0
@@ -79,12 +82,18 @@ class Lighting:
     motion_blur: float = 0.0
     motion_deg: float = 0.0
     jpeg_quality: int | None = None
+    sheen: float = 0.0
+    lamp_distance_mm: float = 1500.0
+    lamp_colour: tuple[int, int, int] = (255, 255, 255)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Lighting":
-        """Varied conditions: from a clean room to a dark, blurred, glary phone snapshot."""
+        """Varied conditions: from a clean room to a dark, blurred, glary phone snapshot.  The
+        more the light is one lamp's (the stronger its shadows), the more glossy tops mirror it:
+        a mild sheen (``sheen`` = 0.3 x ``shadow``, drawing nothing, so that every room drawn
+        before it was added is otherwise the same)."""
         dark = rng.random() < 0.12
-        return cls(
+        room = cls(
             gradient=float(rng.uniform(0, 0.5)),
             gradient_deg=float(rng.uniform(0, 360)),
             vignette=float(rng.uniform(0, 0.35)),
@@ -102,18 +111,30 @@ class Lighting:
             motion_deg=float(rng.uniform(0, 180)),
             jpeg_quality=None if rng.random() < 0.2 else int(rng.integers(55, 95)),
         )
+        return replace(room, sheen=round(0.3 * room.shadow, 3))
 
     def one_lamp(self, rng: np.random.Generator) -> "Lighting":
         """The same room lit by one lamp standing low: nothing fills the shadows, and an arm's
         shadow lies long and dark across the board (found on `altrender`'s dim one-lamp rooms,
-        where a forearm's shadow on the edge squares read as black men on empty squares)."""
-        return replace(self, shadow=float(rng.uniform(0.6, 0.85)),
-                       light_elevation_deg=float(rng.uniform(30, 50)),
-                       light_azimuth_deg=float(rng.uniform(0, 360)))
+        where a forearm's shadow on the edge squares read as black men on empty squares); the
+        lamp, 0.7-1.3 m from the board, warm or white, is mirrored in glossy piece tops: a man
+        near its mirror point is far lighter than one of its colour across the board (found
+        there too: glossy dark men from as dark as the darkest square to twice as light as the
+        dark squares on one board).  (The lamp's sheen, distance and colour are drawn after the
+        rest, so that a room drawn before they were added keeps its shadows and light.)"""
+        shadow = float(rng.uniform(0.6, 0.85))
+        elevation = float(rng.uniform(30, 50))
+        azimuth = float(rng.uniform(0, 360))
+        warm = float(rng.uniform(0.0, 0.25))
+        return replace(self, shadow=shadow, light_elevation_deg=elevation, light_azimuth_deg=azimuth,
+                       sheen=float(rng.uniform(0.7, 1.0)),
+                       lamp_distance_mm=float(rng.uniform(700, 1300)),
+                       lamp_colour=(int(255 * (1 - warm)), int(255 * (1 - 0.4 * warm)), 255))
 
     @property
     def light(self) -> Light:
-        return Light(self.light_azimuth_deg, self.light_elevation_deg, self.shadow)
+        return Light(self.light_azimuth_deg, self.light_elevation_deg, self.shadow, self.sheen,
+                     self.lamp_distance_mm, self.lamp_colour)
 
 
 @dataclass(frozen=True, eq=False)

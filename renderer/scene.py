@@ -280,22 +280,80 @@ def _border_prints(tex: np.ndarray, style: Style, rng: np.random.Generator) -> N
 
 @dataclass(frozen=True)
 class Light:
-    """Where the light comes from (for shading and shadows) and how strong the shadows are."""
+    """Where the light comes from (for shading and shadows) and how strong the shadows are.
+
+    ``sheen`` (0-1) is how much of the light comes from one lamp small enough to be mirrored in
+    glossy piece tops (0: a room lit evenly, no mirror image of any lamp; 1: one bare lamp and
+    nothing else); the lamp stands ``distance_mm`` from the board's centre in the light's
+    direction and shines ``colour`` (BGR).  Only the sheen uses the lamp's distance: shading and
+    shadows take the light as coming from far away.
+    """
 
     azimuth_deg: float = 120.0
     elevation_deg: float = 65.0
     shadow: float = 0.3
+    sheen: float = 0.0
+    distance_mm: float = 1500.0
+    colour: BGR = (255, 255, 255)
 
     def vector(self) -> np.ndarray:
         """Unit vector in board coordinates (x, y, h) pointing towards the light."""
         az, el = math.radians(self.azimuth_deg), math.radians(self.elevation_deg)
         return np.array([math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)])
 
+    def lamp_mm(self) -> np.ndarray:
+        """Board (x, y, h) of the lamp: ``distance_mm`` from the board's centre towards it."""
+        return np.array([BOARD_MM / 2, BOARD_MM / 2, 0.0]) + self.distance_mm * self.vector()
+
     def shadow_offset(self, height_mm: float) -> np.ndarray:
         """Board (dx, dy) of the shadow of a point ``height_mm`` above the board."""
         v = self.vector()
         k = height_mm / max(math.tan(math.radians(self.elevation_deg)), 0.2)
         return -v[:2] / max(np.linalg.norm(v[:2]), 1e-9) * k
+
+
+#: The sharpness of the lamp's mirror image in a glossy flat top: the power of the cosine between
+#: the top's normal and the half-way vector (lamp and camera).  A lamp with a shade, mirrored in
+#: a slightly uneven lacquer, gives a broad lobe: at a camera 0.7 m above the board, half its
+#: strength three squares or so from the mirror point.
+SHEEN_EXPONENT = 60.0
+#: The largest share of the lamp's colour in a top face (a glossy black man right at the mirror
+#: point of a bare lamp is nearly the lamp's colour, never quite).
+SHEEN_MAX = 0.85
+
+
+def sheen_weight(model: CameraModel, light: Light, x: np.ndarray | float, y: np.ndarray | float,
+                 h: np.ndarray | float = 0.0) -> np.ndarray:
+    """How much of the lamp a flat, fully glossy top at board (x, y) mm, ``h`` mm above the
+    board, mirrors towards the camera (0-1.2, before the piece's ``piece_gloss``): Blinn-Phong on
+    the half-way vector between the lamp (`Light.lamp_mm`) and the camera's centre, times
+    `Light.sheen`, times a Fresnel-like rise for light falling in at a grazing angle (a low lamp
+    is mirrored more strongly).  It peaks at the lamp's mirror point (`mirror_point`)."""
+    x, y, h = np.broadcast_arrays(np.asarray(x, float), np.asarray(y, float), np.asarray(h, float))
+    if light.sheen <= 0:
+        return np.zeros(x.shape)
+    p = np.stack([x, y, h], -1)
+    eye = np.array([model.C[0], model.C[1], -model.C[2]])
+    to_lamp = light.lamp_mm() - p
+    to_lamp /= np.linalg.norm(to_lamp, axis=-1, keepdims=True)
+    to_eye = eye - p
+    to_eye /= np.linalg.norm(to_eye, axis=-1, keepdims=True)
+    half = to_lamp + to_eye
+    half /= np.maximum(np.linalg.norm(half, axis=-1, keepdims=True), 1e-9)
+    lobe = np.clip(half[..., 2], 0.0, 1.0) ** SHEEN_EXPONENT
+    incidence = np.clip(np.sum(to_lamp * half, axis=-1), 0.0, 1.0)  # cos of the angle of incidence
+    fresnel = 0.7 + 0.5 * (1.0 - incidence)
+    return light.sheen * lobe * fresnel
+
+
+def mirror_point(model: CameraModel, light: Light, h: float = 0.0) -> np.ndarray:
+    """Board (x, y) mm where a flat top ``h`` mm above the board mirrors the lamp into the
+    camera: where the line from the camera to the lamp's mirror image (below the plane at
+    height ``h``) crosses that plane.  It may lie off the board; the sheen is a lobe around it."""
+    eye = np.array([model.C[0], model.C[1], -model.C[2]])
+    lamp = light.lamp_mm()
+    a, b = eye[2] - h, lamp[2] - h
+    return eye[:2] + (lamp[:2] - eye[:2]) * a / max(a + b, 1e-9)
 
 
 def _unit_circle() -> tuple[np.ndarray, np.ndarray]:
@@ -379,14 +437,25 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
             for run in runs:
                 pl = _fix(seam[run + [(run[-1] + 1) % _N]])
                 cv2.polylines(image, [pl], False, dark, width, cv2.LINE_AA, _SHIFT)
-    # Top face, with a bevelled rim and a pressed ring.
+    # Top face, with a bevelled rim and a pressed ring; a glossy top mirrors the lamp, the more
+    # the nearer it stands to the lamp's mirror point (`sheen_weight`).
     top_shade = ambient + diffuse * max(lv[2], 0)
-    cv2.fillConvexPoly(image, _fix(top), _shade(colour, top_shade * 0.92), cv2.LINE_AA, _SHIFT)
-    cv2.fillConvexPoly(image, _fix(uv[2]), _shade(colour, top_shade), cv2.LINE_AA, _SHIFT)
+    sheen = 0.0
+    if style.piece_gloss > 0 and light.sheen > 0:
+        sheen = min(SHEEN_MAX, 1.2 * style.piece_gloss * float(sheen_weight(model, light, x, y, top_h)))
+
+    def lit(k: float) -> tuple[int, int, int]:
+        c = _shade(colour, k)
+        if sheen <= 0:
+            return c
+        return tuple(int(min(255, v + (w - v) * sheen)) for v, w in zip(c, light.colour))  # type: ignore[return-value]
+
+    cv2.fillConvexPoly(image, _fix(top), lit(top_shade * 0.92), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(image, _fix(uv[2]), lit(top_shade), cv2.LINE_AA, _SHIFT)
     if style.piece_relief > 0:
         k = 1 - 0.25 * style.piece_relief
-        cv2.polylines(image, [_fix(uv[3])], True, _shade(colour, top_shade * k), 1, cv2.LINE_AA, _SHIFT)
-        cv2.polylines(image, [_fix(uv[4])], True, _shade(colour, min(1.3, top_shade * (2 - k))), 1,
+        cv2.polylines(image, [_fix(uv[3])], True, lit(top_shade * k), 1, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(image, [_fix(uv[4])], True, lit(min(1.3, top_shade * (2 - k))), 1,
                       cv2.LINE_AA, _SHIFT)
     if style.piece_gloss > 0:
         # A highlight on the rim on the side facing the light.

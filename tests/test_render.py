@@ -514,3 +514,90 @@ def test_one_lamp_lays_a_long_dark_arm_shadow_across_the_board() -> None:
     a, b = darkened(room), darkened(lamp)
     assert np.count_nonzero(b > 20) > 1.5 * np.count_nonzero(a > 20)
     assert b.max() > a.max()
+
+
+# -- a lamp mirrored in glossy tops, and a spectator's passing shade -----------------------------
+
+#: A dim room lit by one low lamp on black's side of the board, the camera on white's: the lamp's
+#: mirror point lies on black's half of the board.
+LAMP = Lighting(exposure=0.7, shadow=0.75, light_azimuth_deg=-90.0, light_elevation_deg=42.0,
+                sheen=0.9, lamp_distance_mm=1000.0)
+LAMP_CAMERA = Camera(tilt_deg=35, distance_mm=800)
+GLOSSY = Style(piece_gloss=0.4)
+
+
+def _top_grey(r, style: Style, square: int, king: bool = False) -> float:
+    """The grey level (0-255) at the centre of the top face of the piece on ``square``."""
+    h = style.man_height_mm * (2 if king else 1)
+    return float(np.mean(patch(r.image, r.project([centre_mm(square, h)])[0], 2)))
+
+
+def _mirror_square(style: Style) -> tuple[int, int]:
+    """The dark squares nearest to and farthest from the lamp's mirror point, on `LAMP_CAMERA`."""
+    from renderer.scene import mirror_point
+
+    mp = mirror_point(LAMP_CAMERA.model(), LAMP.light, style.man_height_mm)
+    assert 0 < mp[0] < 400 and 0 < mp[1] < 400  # the set-up puts it on the board
+    dist = {sq: float(np.hypot(*(np.array(centre_mm(sq)[:2]) - mp))) for sq in range(1, 51)}
+    return min(dist, key=dist.get), max(dist, key=dist.get)  # type: ignore[arg-type]
+
+
+def test_a_glossy_dark_man_mirrors_one_lamp_near_its_mirror_point(renderer: Renderer) -> None:
+    near_sq, far_sq = _mirror_square(GLOSSY)
+    pieces = {near_sq: MAN_B, far_sq: MAN_B}
+    r = renderer.render(pieces, LAMP_CAMERA, GLOSSY, LAMP)
+    near, far = _top_grey(r, GLOSSY, near_sq), _top_grey(r, GLOSSY, far_sq)
+    assert near > far + 40, (near, far)
+    # A king's top mirrors it too.
+    kings = {near_sq: Piece(BLACK, True), far_sq: Piece(BLACK, True)}
+    rk = renderer.render(kings, LAMP_CAMERA, GLOSSY, LAMP)
+    assert _top_grey(rk, GLOSSY, near_sq, True) > _top_grey(rk, GLOSSY, far_sq, True) + 40
+    # Matte pieces, or an evenly lit room with no lamp to mirror, give every man the same top.
+    for style, lighting in ((replace(GLOSSY, piece_gloss=0.0), LAMP), (GLOSSY, replace(LAMP, sheen=0.0))):
+        m = renderer.render(pieces, LAMP_CAMERA, style, lighting)
+        assert abs(_top_grey(m, style, near_sq) - _top_grey(m, style, far_sq)) <= 3
+
+
+def test_the_lightest_glossy_top_is_the_one_nearest_the_mirror_point(renderer: Renderer) -> None:
+    # Physically coherent with the lamp and the camera: across a board full of dark men, the
+    # tops darken with the distance from the mirror point, wherever the lamp stands.
+    for azimuth in (-90.0, -45.0, -135.0):
+        lamp = replace(LAMP, light_azimuth_deg=azimuth, light_elevation_deg=60.0)
+        from renderer.scene import mirror_point
+
+        mp = mirror_point(LAMP_CAMERA.model(), lamp.light, GLOSSY.man_height_mm)
+        r = renderer.render({sq: MAN_B for sq in range(1, 51)}, LAMP_CAMERA, GLOSSY, lamp)
+        grey = np.array([_top_grey(r, GLOSSY, sq) for sq in range(1, 51)])
+        dist = np.array([np.hypot(*(np.array(centre_mm(sq)[:2]) - mp)) for sq in range(1, 51)])
+        assert dist[int(np.argmax(grey))] < 1.5 * 40 + dist.min(), azimuth
+        assert np.corrcoef(np.argsort(np.argsort(grey)), np.argsort(np.argsort(dist)))[0, 1] < -0.8
+
+
+def test_a_piece_carried_near_the_mirror_point_mirrors_the_lamp() -> None:
+    # A hand carries a piece 40 mm above the board (`renderer.hands.draw_hand` draws it with
+    # `draw_piece` at that height; its fingertips hide most of its top, so it is drawn alone).
+    from renderer.scene import draw_piece
+
+    near_sq, far_sq = _mirror_square(GLOSSY)
+    model = LAMP_CAMERA.model()
+    tops = []
+    for sq in (near_sq, far_sq):
+        img = np.zeros((LAMP_CAMERA.height, LAMP_CAMERA.width, 3), np.uint8)
+        x, y, _ = centre_mm(sq)
+        draw_piece(img, model, GLOSSY, LAMP.light, x, y, MAN_B, base_h=40.0)
+        uv = model.project(np.array([[x, y, 40.0 + GLOSSY.man_height_mm]]))[0]
+        tops.append(float(np.mean(patch(img, uv, 2))))
+    assert tops[0] > tops[1] + 40, tops
+
+
+def test_one_lamp_rooms_mirror_strongly_even_rooms_mildly() -> None:
+    for s in range(20):
+        room = Lighting.random(np.random.default_rng(s))
+        assert 0.0 < room.sheen <= 0.2
+        lamp_rng = np.random.default_rng([s, 1])
+        lamp = room.one_lamp(lamp_rng)
+        assert lamp.sheen >= 0.7 and 700 <= lamp.lamp_distance_mm <= 1300
+        # the lamp's shadows and place are drawn as before the sheen was added
+        old = np.random.default_rng([s, 1])
+        assert (lamp.shadow, lamp.light_elevation_deg, lamp.light_azimuth_deg) == (
+            old.uniform(0.6, 0.85), old.uniform(30, 50), old.uniform(0, 360))
