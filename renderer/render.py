@@ -36,10 +36,11 @@ from rules.squares import column, row, square_at
 from renderer.camera_model import (BOARD_CORNERS_MM, CORNER_46, SQUARE_MM, Camera, CameraModel,
                                  order_image_corners)
 from renderer.hands import Hand, draw_hand, hand_shadow_mask
-from renderer.scene import (TEXTURE_PX_PER_MM, Cell, Light, Style, board_texture, draw_piece_shadows,
-                          draw_pieces, texture_origin_mm)
+from renderer.scene import (SHADE_MM_PER_PX, SHADE_REACH_MM, TEXTURE_PX_PER_MM, Cell, Light, Shade,
+                          Style, board_texture, draw_piece_shadows, draw_pieces, shade_plane,
+                          texture_origin_mm)
 
-__all__ = ["Camera", "Style", "Lighting", "Hand", "Rendered", "Renderer", "render",
+__all__ = ["Camera", "Style", "Lighting", "Hand", "Shade", "Rendered", "Renderer", "render",
            "OCCLUDED_FRACTION"]
 
 #: A square counts as occluded when a hand covers more than this fraction of it in the image.
@@ -192,6 +193,7 @@ class _CameraLayer:
     cell: np.ndarray           # int16 per pixel: row * 10 + col, -1 off the playing area
     over_board: np.ndarray     # bool per pixel: playing area or border
     cell_area: np.ndarray      # pixels per cell (100)
+    plane: tuple[np.ndarray, np.ndarray]  # per pixel of a _SHADOW_SCALE image: its `shade_plane` pixel
 
 
 class _Lru:
@@ -249,7 +251,10 @@ class Renderer:
             b = style.border_mm
             over = (bx >= -b) & (bx <= 400 + b) & (by >= -b) & (by <= 400 + b)
             area = np.bincount(cell[inside].ravel(), minlength=100)
-            return _CameraLayer(model, board, cell, over, area)
+            small = (int(model.camera.width * _SHADOW_SCALE), int(model.camera.height * _SHADOW_SCALE))
+            plane = tuple(cv2.resize((v + SHADE_REACH_MM) / SHADE_MM_PER_PX, small,
+                                     interpolation=cv2.INTER_AREA) for v in (bx, by))
+            return _CameraLayer(model, board, cell, over, area, plane)  # type: ignore[arg-type]
         return self._cameras.get((camera, style), make)
 
     def _scene(self, camera: Camera, style: Style, light: Light,
@@ -311,7 +316,8 @@ class Renderer:
     def render(self, pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(),
                style: Style = Style(), lighting: Lighting = Lighting(),
                hand: Hand | Sequence[Hand] | None = None,
-               seed: int = 0, *, cells: Mapping[Cell, Piece] | None = None) -> Rendered:
+               seed: int = 0, *, cells: Mapping[Cell, Piece] | None = None,
+               shades: Sequence[Shade] = ()) -> Rendered:
         """See `render`."""
         all_cells: dict[Cell, Piece] = {}
         for sq, piece in (pieces or {}).items():
@@ -355,6 +361,11 @@ class Renderer:
                     if (sq := square_at(int(rc) // 10, int(rc) % 10)) is not None))
 
         img = _apply_lighting(img, lighting, *self._light_maps(lighting, w, h), hand_mask=hand_mask)
+        for shade in shades:
+            # (after the light maps: the glare is the lamp mirrored, and the shade blocks it too)
+            mask = cv2.remap(shade_plane(shade), *layer.plane, cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+            _darken(img, mask, shade.strength)
         if lighting.noise > 0:
             pattern = self._noise_pattern(w, h)
             oy, ox = (int(v) for v in rng.integers(0, 32, 2))
@@ -450,14 +461,15 @@ def _motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
 
 def render(pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(), style: Style = Style(),
            lighting: Lighting = Lighting(), hand: Hand | Sequence[Hand] | None = None, seed: int = 0, *,
-           cells: Mapping[Cell, Piece] | None = None) -> Rendered:
+           cells: Mapping[Cell, Piece] | None = None, shades: Sequence[Shade] = ()) -> Rendered:
     """Draw ``pieces`` (square -> piece) on the board as ``camera`` sees it.
 
     ``cells`` ((row, col) -> piece) may add pieces on any cell, light squares included (a wrongly
-    set board); ``hand`` puts a hand and arm (or several) over the board; ``seed`` varies the
-    sensor noise.
+    set board); ``hand`` puts a hand and arm (or several) over the board; ``shades`` lays the
+    soft shades of people standing between the lamp and the board over it (`Shade`: they cover
+    no square in the truth); ``seed`` varies the sensor noise.
     """
-    return Renderer().render(pieces, camera, style, lighting, hand, seed, cells=cells)
+    return Renderer().render(pieces, camera, style, lighting, hand, seed, cells=cells, shades=shades)
 
 
 def __getattr__(name: str) -> Any:

@@ -511,3 +511,66 @@ def draw_piece_shadows(mask: np.ndarray, model: CameraModel, style: Style, light
     for poly in uv:
         hull = cv2.convexHull(_fix(poly * scale))
         cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, _SHIFT)
+
+
+# -- a passing spectator's shade ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shade:
+    """The shade a person standing between the lamp and the board casts on it: their shoulders
+    and head as the lamp throws them on the table, blurred soft (the person is far from the
+    board, the lamp not a point).
+
+    ``(x_mm, y_mm)``: board point where the shade's shoulder line crosses its axis; ``away_deg``:
+    the axis's direction (board plane, degrees from +x towards +y), from the lamp's side
+    (where the body's shade comes from) towards the head's; ``width_mm``: the shoulders' shade
+    across; ``softness_mm``: the blur (sigma) of its edge; ``strength``: the share of the light
+    it takes (0-1; the board under its core is ``1 - strength`` as light).
+    """
+
+    x_mm: float
+    y_mm: float
+    away_deg: float
+    width_mm: float = 380.0
+    softness_mm: float = 35.0
+    strength: float = 0.35
+
+
+#: The board-plane raster the shade is drawn on: mm per pixel, and how far it reaches beyond the
+#: playing area on every side (beyond it the raster's edge is repeated).
+SHADE_MM_PER_PX = 8.0
+SHADE_REACH_MM = 700.0
+
+
+def shade_plane(shade: Shade) -> np.ndarray:
+    """The shade's darkness (uint8, 255 = its full strength) on the board's plane:
+    `SHADE_MM_PER_PX` mm per pixel, pixel (0, 0) at board (-`SHADE_REACH_MM`, -`SHADE_REACH_MM`).
+    A body's shade (from far beyond the raster on the lamp's side) with rounded shoulders, a
+    neck and a head, blurred by ``softness_mm``."""
+    n = int(round((BOARD_MM + 2 * SHADE_REACH_MM) / SHADE_MM_PER_PX))
+    plane = np.zeros((n, n), np.uint8)
+    a = math.radians(shade.away_deg)
+    d = np.array([math.cos(a), math.sin(a)])      # towards the head
+    p = np.array([-d[1], d[0]])                    # across the shoulders
+    w = shade.width_mm
+    origin = np.array([shade.x_mm, shade.y_mm])
+
+    def px(u: float, v: float) -> np.ndarray:
+        """Raster position (fixed point) of the point u mm along the axis, v mm across."""
+        q = (origin + u * d + v * p + SHADE_REACH_MM) / SHADE_MM_PER_PX
+        return np.round(q * _ONE).astype(np.int32)
+
+    far = 2.0 * (BOARD_MM + SHADE_REACH_MM)
+    body = np.array([px(-far, -w / 2), px(-0.15 * w, -w / 2), px(-0.15 * w, w / 2), px(-far, w / 2)])
+    neck = np.array([px(-0.2 * w, -0.13 * w), px(0.2 * w, -0.13 * w), px(0.2 * w, 0.13 * w),
+                     px(-0.2 * w, 0.13 * w)])
+    cv2.fillPoly(plane, [body, neck], 255, cv2.LINE_AA, _SHIFT)
+    scale = _ONE / SHADE_MM_PER_PX
+    for u, along, across in ((-0.15 * w, 0.16 * w, 0.5 * w), (0.34 * w, 0.21 * w, 0.16 * w)):
+        centre = px(u, 0.0)
+        cv2.ellipse(plane, (int(centre[0]), int(centre[1])),
+                    (int(round(along * scale)), int(round(across * scale))),
+                    shade.away_deg, 0, 360, 255, -1, cv2.LINE_AA, _SHIFT)
+    sigma = max(0.5, shade.softness_mm / SHADE_MM_PER_PX)
+    return cv2.GaussianBlur(plane, (0, 0), sigma)

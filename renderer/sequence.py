@@ -19,6 +19,11 @@ Each frame carries its truth: the pieces on the board, whether a hand is over th
 resting one too), the squares lifted so far in the current move, whether the board is settled,
 and the camera and corners (moved with the camera's shake and bumps).  Timing is randomised per
 move from ``seed``; the same arguments always give the same frames.
+
+With ``spectators`` (the benches' scenes: `SPECTATOR_SHARE`, a third of games) people walk
+past between the lamp and the board, one to three times: their soft shade crosses part of the
+board in 1-3 s, while the board is still or while a move is being made (`SpectatorPass`; the
+truth calls no shade a hand: it covers no square).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from rules.squares import column, row
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
+from renderer.scene import Light, Shade
 from renderer.sensor import CameraBehaviour, apply_affine
 
 
@@ -56,7 +62,8 @@ class GameFrame:
     where the camera's own shake moved the scene's pixels in this frame (`renderer.sensor`;
     ``corners``, ``board_corners`` and ``rendered.corners`` already include it, `project`
     applies it to board points); ``rendered``: the scene's picture and truth, its image the
-    frame's ``image``.
+    frame's ``image``; ``shades``: the passing spectators' shades drawn on it (`SpectatorPass`;
+    no part of ``hand``, ``occluded`` or ``settled``).
     """
 
     image: np.ndarray
@@ -78,6 +85,7 @@ class GameFrame:
     rendered: Rendered
     affine: np.ndarray
     resting: bool = False
+    shades: tuple[Shade, ...] = ()
 
     def project(self, points: object) -> np.ndarray:
         """Pixels (N x 2) in this frame's ``image`` of board points (x, y) or (x, y, h) in mm."""
@@ -350,13 +358,81 @@ def _rest_place(rng: np.random.Generator, mover: Color, style: Style) -> tuple[f
     return (x, y, float(rng.uniform(6.0, 12.0)))
 
 
+#: The share of games in which people walk past the board between the lamp and it, in the
+#: benches' scenes (found on `altrender`'s rooms: a spectator's big soft shade passing over the
+#: board now and then).  `game_frames` draws none unless asked: the vision tests' sequences
+#: keep the conditions they were written for.
+SPECTATOR_SHARE = 1 / 3
+#: How many times they pass in such a game (at least, at most).
+SPECTATOR_PASSES = (1, 3)
+
+
+@dataclass(frozen=True)
+class SpectatorPass:
+    """A person walking past between the lamp and the board: their shade (`Shade`) crosses
+    the board at right angles to the light, from beyond one side of the board to beyond the
+    other, in ``duration_s``.
+
+    It starts in the stretch before move ``ply`` (the still board before it and the move's
+    first 1.5 s; in a game without moves, ``ply`` 0 is the still board at its end, and the pass
+    ends within it), at ``at`` (0-1) of that stretch; ``turn_deg`` turns its axis from straight
+    away from the lamp; ``reach_mm``: how far beyond the board's centre (away from the lamp)
+    its shoulders reach; ``direction`` (+1 or -1): which way it walks; ``width_mm`` and
+    ``softness_mm`` as in `Shade`; ``strength``: the share of the light it takes in an evenly
+    lit room (`shade`: a stronger lamp, a darker shade).
+    """
+
+    ply: int
+    at: float
+    duration_s: float
+    turn_deg: float
+    reach_mm: float
+    direction: int
+    width_mm: float
+    softness_mm: float
+    strength: float
+
+    def shade(self, t: float, light: Light) -> Shade | None:
+        """The shade ``t`` seconds after the pass began (None before or after it): the lamp's
+        share of the light (its shadows' strength) deepens it, up to 0.6."""
+        if not 0.0 <= t <= self.duration_s:
+            return None
+        away = light.azimuth_deg + 180.0 + self.turn_deg
+        a = math.radians(away)
+        d, p = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        span = 200.0 * math.sqrt(2.0) + 0.6 * self.width_mm + 2.0 * self.softness_mm  # off the board
+        across = self.direction * span * (2.0 * t / self.duration_s - 1.0)
+        x, y = np.array([200.0, 200.0]) + d * self.reach_mm + p * across
+        return Shade(float(x), float(y), away, self.width_mm, self.softness_mm,
+                     float(min(0.6, self.strength + 0.25 * light.shadow)))
+
+
+def spectator_passes(seed: int, plies: int, share: float = SPECTATOR_SHARE) -> tuple[SpectatorPass, ...]:
+    """The spectators' passes in a game of ``plies`` moves drawn with ``seed``: in ``share`` of
+    games, `SPECTATOR_PASSES` of them, in order of their moves.  (Drawn from their own stream,
+    so that a seed's scene is otherwise the same whether they pass or not.)"""
+    rng = np.random.default_rng([seed, 0x5EC7A7])
+    if share <= 0 or rng.random() >= share:
+        return ()
+    lo, hi = SPECTATOR_PASSES
+    out = []
+    for _ in range(int(rng.integers(lo, hi + 1))):
+        out.append(SpectatorPass(
+            ply=int(rng.integers(0, max(plies, 1))), at=float(rng.uniform(0.0, 1.0)),
+            duration_s=float(rng.uniform(1.0, 3.0)), turn_deg=float(rng.normal(0.0, 15.0)),
+            reach_mm=float(rng.uniform(-150.0, 150.0)), direction=int(rng.choice([-1, 1])),
+            width_mm=float(rng.uniform(300.0, 480.0)), softness_mm=float(rng.uniform(25.0, 50.0)),
+            strength=float(rng.uniform(0.2, 0.35))))
+    return tuple(sorted(out, key=lambda x: (x.ply, x.at)))
+
+
 def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float = 10.0,
                 camera: Camera = Camera(), style: Style = Style(), lighting: Lighting = Lighting(),
                 seed: int = 0, pause_s: float | None = None, hands: bool = True, jitter: float = 0.0,
                 touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None,
                 behaviour: CameraBehaviour | None = None, end_s: float | None = None,
-                pace: Pace | None = None, still_before: Mapping[int, float] | None = None
-                ) -> Iterator[GameFrame]:
+                pace: Pace | None = None, still_before: Mapping[int, float] | None = None,
+                spectators: float = 0.0) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
     ``pace``: how quickly the players play and their habits (`Pace`: pauses, early replies,
@@ -370,7 +446,9 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     pieces and puts it back on its own square (the touch-move case, Art. 15: the truth's
     ``lifted`` then starts with it); ``still_before``: move index -> seconds the board stays
     still before that move, whatever the pace (say, while an arbiter's announcement is heard).
-    A `Renderer` may be shared.
+    ``spectators``: the chance that people walk past between the lamp and the board in this
+    game (`spectator_passes`; `SPECTATOR_SHARE` in the benches' scenes; by default none), their
+    shades crossing it.  A `Renderer` may be shared.
 
     ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
     shake and roll, exposure and white-balance drift, noise growing in dim light, focus
@@ -411,6 +489,16 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         for c in Color
     }
     state = _State(positions[0].pieces())
+    passes = list(spectator_passes(seed, len(moves), spectators))
+    passing: list[tuple[int, SpectatorPass]] = []  # (first frame, pass), once its stretch began
+    light = scene_lighting.light
+
+    def spectators_from(ply: int, seconds: float) -> None:
+        """The passes of move ``ply`` start in the stretch of ``seconds`` beginning with the next
+        frame to be made."""
+        while passes and passes[0].ply == ply:
+            one = passes.pop(0)
+            passing.append((index + len(pending) + int(round(one.at * seconds * fps)), one))
 
     index = 0
     prev_clear = False
@@ -430,8 +518,10 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         if slot.bump:
             cam = camera.jittered(rng)
             shaking = True
+        shades = tuple(shade for first, one in passing
+                       if (shade := one.shade((index - first) / fps, light)) is not None)
         r = renderer.render(state.pieces, cam, style, scene_lighting, drawn or None,
-                            seed=seed * 100003 + index)
+                            seed=seed * 100003 + index, shades=shades)
         affine = identity
         if sensor is not None:
             seen = sensor.frame(r.image, index)
@@ -447,7 +537,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
             pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
             settled=settled, corners=r.corners, board_corners=r.board_corners,
             corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=slot.phase,
-            move=slot.move, shaking=shaking, rendered=r, affine=affine, resting=resting)
+            move=slot.move, shaking=shaking, rendered=r, affine=affine, resting=resting,
+            shades=shades)
         prev_clear, prev_pieces = clear, dict(state.pieces)
         index += 1
         return frame
@@ -502,6 +593,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
             pause = float(still_before[ply])  # type: ignore[index]
         early = (not held and ply > 0 and resting_hand is None and leave_frames > 0
                  and pace.early_reply > 0 and rng.random() < pace.early_reply)
+        spectators_from(ply, (0.0 if early else pause) + 1.5)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)
         if early and hands and piece is not None:
@@ -662,6 +754,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         yield from flush(keep=leave_frames if pace.early_reply > 0 else 0)
     rest_moved[0] = None
     # (the game's end: the hand lies still, so that the last position is seen settled)
-    pending.extend(still(max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps), resting_hand,
-                         fidgets=False))
+    end = max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps)
+    if not moves and passes:
+        spectators_from(0, max(0.0, end - max(p.duration_s for p in passes)))
+    pending.extend(still(end, resting_hand, fidgets=False))
     yield from flush()

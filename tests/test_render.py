@@ -601,3 +601,57 @@ def test_one_lamp_rooms_mirror_strongly_even_rooms_mildly() -> None:
         old = np.random.default_rng([s, 1])
         assert (lamp.shadow, lamp.light_elevation_deg, lamp.light_azimuth_deg) == (
             old.uniform(0.6, 0.85), old.uniform(30, 50), old.uniform(0, 360))
+
+
+def _shade_game(spectators: float, renderer: Renderer | None = None) -> list[GameFrame]:
+    return list(game_frames(Position.start(), _game(*GAME[:2]), fps=5, seed=11, pace=Pace.slow(0.8),
+                            behaviour=STILL, spectators=spectators, renderer=renderer))
+
+
+def test_a_passing_spectators_shade_darkens_the_board_for_a_moment() -> None:
+    from renderer.scene import SHADE_MM_PER_PX, SHADE_REACH_MM, shade_plane
+    from renderer.sequence import spectator_passes
+
+    renderer = Renderer()
+    plain = _shade_game(0.0, renderer)
+    shaded = _shade_game(1.0, renderer)
+    passes = spectator_passes(11, 2, 1.0)
+    assert passes and not any(f.shades for f in plain)
+    assert len(shaded) == len(plain)
+    # The truth is the same: a shade covers no piece and is no hand.
+    for a, b in zip(plain, shaded):
+        assert (a.ply, a.pieces, a.hand, a.occluded, a.lifted, a.settled, a.resting, a.phase) == \
+            (b.ply, b.pieces, b.hand, b.occluded, b.lifted, b.settled, b.resting, b.phase)
+    runs = [len(list(g)) for k, g in __import__("itertools").groupby(bool(f.shades) for f in shaded) if k]
+    assert runs and max(runs) <= 3.0 * 5 + 1  # each pass over within 3 s
+    darker = 0
+    for a, b in zip(plain, shaded):
+        if not b.shades:
+            assert np.array_equal(a.image, b.image)  # gone again: the very same picture
+            continue
+        strength = max(s.strength for s in b.shades)
+        assert 0.2 <= strength <= 0.6
+        plane = np.maximum.reduce([shade_plane(s) for s in b.shades])
+        for sq in range(1, 51):
+            x, y, _ = centre_mm(sq)
+            cover = plane[int((y + SHADE_REACH_MM) / SHADE_MM_PER_PX), int((x + SHADE_REACH_MM) / SHADE_MM_PER_PX)]
+            uv = b.project([[x, y + 15.0]])[0]  # the square's near edge, beside any piece
+            before, after = patch(a.image, uv).mean(), patch(b.image, uv).mean()
+            assert after <= before + 1
+            if cover > 230 and not b.occluded:
+                assert after < before * (1 - 0.6 * strength), (sq, before, after)
+                darker += 1
+    assert darker >= 10
+    # Drawn the same way every time for the same seed.
+    again = _shade_game(1.0)
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(shaded, again) if a.shades)
+
+
+def test_spectators_pass_in_about_a_third_of_games_one_to_three_times() -> None:
+    from renderer.sequence import SPECTATOR_SHARE, spectator_passes
+
+    drawn = [spectator_passes(s, 20, SPECTATOR_SHARE) for s in range(300)]
+    assert 0.25 < sum(bool(d) for d in drawn) / 300 < 0.42
+    assert {len(d) for d in drawn} == {0, 1, 2, 3}
+    assert all(0 <= p.ply < 20 and 1.0 <= p.duration_s <= 3.0 for d in drawn for p in d)
+    assert spectator_passes(7, 20, 0.0) == () and spectator_passes(7, 20) == spectator_passes(7, 20)
