@@ -118,7 +118,7 @@ class Lighting:
         """The same room lit by one lamp standing low: nothing fills the shadows, and an arm's
         shadow lies long and dark across the board (found on `altrender`'s dim one-lamp rooms,
         where a forearm's shadow on the edge squares read as black men on empty squares); the
-        lamp, 0.7-1.3 m from the board, warm or white, is mirrored in glossy piece tops: a man
+        lamp, 0.5-1 m from the board, warm or white, is mirrored in glossy piece tops: a man
         near its mirror point is far lighter than one of its colour across the board (found
         there too: glossy dark men from as dark as the darkest square to twice as light as the
         dark squares on one board).  (The lamp's sheen, distance and colour are drawn after the
@@ -129,7 +129,7 @@ class Lighting:
         warm = float(rng.uniform(0.0, 0.25))
         return replace(self, shadow=shadow, light_elevation_deg=elevation, light_azimuth_deg=azimuth,
                        sheen=float(rng.uniform(0.7, 1.0)),
-                       lamp_distance_mm=float(rng.uniform(700, 1300)),
+                       lamp_distance_mm=float(rng.uniform(500, 1000)),
                        lamp_colour=(int(255 * (1 - warm)), int(255 * (1 - 0.4 * warm)), 255))
 
     @property

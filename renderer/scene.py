@@ -315,8 +315,8 @@ class Light:
 #: The sharpness of the lamp's mirror image in a glossy flat top: the power of the cosine between
 #: the top's normal and the half-way vector (lamp and camera).  A lamp with a shade, mirrored in
 #: a slightly uneven lacquer, gives a broad lobe: at a camera 0.7 m above the board, half its
-#: strength three squares or so from the mirror point.
-SHEEN_EXPONENT = 60.0
+#: strength three or four squares from the mirror point.
+SHEEN_EXPONENT = 40.0
 #: The largest share of the lamp's colour in a top face (a glossy black man right at the mirror
 #: point of a bare lamp is nearly the lamp's colour, never quite).
 SHEEN_MAX = 0.85
