@@ -64,6 +64,10 @@ def _games() -> dict:
 
 #: The share of scenes lit by one low lamp (`renderer.render.Lighting.one_lamp`).
 ONE_LAMP_SHARE = 0.25
+#: A scene's sheen (the largest share of the lamp's colour in a man's top on any dark square,
+#: `_SceneSource.sheen`) from which the "sheen" bucket counts it: a dark man's top then lies
+#: between the dark men far from the lamp and the empty dark squares.
+SHEEN_BUCKET = 0.15
 
 
 class _SceneSource(RenderedSource):
@@ -72,7 +76,10 @@ class _SceneSource(RenderedSource):
     a real camera (`renderer.sensor.CameraBehaviour.random`: shake, drift, noise, focus, JPEG;
     ``still_camera`` turns it off), players at a random pace (`renderer.sequence.Pace.random`;
     ``slow`` the old one), camera bumps and hovering hands (`device.render_source.RenderedSource`
-    draws a club room; its reading, with the final position kept in view, is the same).
+    draws a club room; its reading, with the final position kept in view, is the same), a lamp
+    mirrored in glossy piece tops (`Lighting.sheen`: strong under one lamp) and, in a third of
+    games, spectators walking past between the lamp and the board (`renderer.sequence.
+    spectator_passes`: ``spectators`` passes of their shade).
     ``played`` (positions and moves, an irregular move among them) and ``still_before`` replace
     the game's own moves when given."""
 
@@ -93,6 +100,7 @@ class _SceneSource(RenderedSource):
 
         import numpy as np
         from renderer.render import Camera, Lighting, Style, game_frames
+        from renderer.sequence import SPECTATOR_SHARE, spectator_passes
 
         rng = np.random.default_rng(self.seed)
         self.camera = Camera.random(rng)
@@ -111,11 +119,26 @@ class _SceneSource(RenderedSource):
             lighting = replace(lighting, noise=0.0, jpeg_quality=None)
         self.lighting = lighting
         self.pace = self.players_pace()
+        moves = self.played.moves if self.played else self.game.moves
+        self.spectators = len(spectator_passes(self.seed, len(moves), SPECTATOR_SHARE))
         self._frames = game_frames(self.game.start, self.played or self.game, fps=self.fps,
                                    camera=self.camera, style=self.style, lighting=self.lighting,
                                    seed=self.seed, jitter=0.3, touches=0.3,
                                    behaviour=self.behaviour, pace=self.pace, end_s=self.end_s(),
-                                   still_before=self.still_before)
+                                   still_before=self.still_before, spectators=SPECTATOR_SHARE)
+
+    def sheen(self) -> float:
+        """The largest share of the lamp's colour in a man's top on any dark square
+        (`renderer.scene.sheen_weight` times the pieces' gloss, as `draw_piece` blends it)."""
+        import numpy as np
+        from renderer.scene import SHEEN_MAX, sheen_weight
+
+        centres = (np.arange(10) + 0.5) * 40.0
+        xs, ys = np.meshgrid(centres, centres)
+        dark = (np.add.outer(np.arange(10), np.arange(10)) % 2) == 1
+        w = sheen_weight(self.camera.model(), self.lighting.light, xs[dark], ys[dark],
+                         self.style.man_height_mm)
+        return float(min(SHEEN_MAX, 1.2 * self.style.piece_gloss * float(w.max())))
 
     def noise_sigma(self) -> float:
         """The picture's noise (sigma, grey levels) at mid-grey in this scene's light."""
@@ -285,6 +308,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "shake_px": round(source.behaviour.shake_px, 2),
         "exposure": round(source.lighting.exposure, 2),
         "shadow": round(source.lighting.shadow, 2),
+        "sheen": round(source.sheen(), 2), "spectators": source.spectators,
         "noise_sigma": round(source.noise_sigma(), 1),
         "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
         # what the players did: replies before the board was seen still, frames with a hand
@@ -314,6 +338,8 @@ BUCKETS = {
     "dim": lambda r: r["exposure"] < 0.8,
     "bright": lambda r: r["exposure"] >= 0.8,
     "one lamp": lambda r: r.get("shadow", 0.0) >= 0.6,
+    "sheen": lambda r: r.get("sheen", 0.0) >= SHEEN_BUCKET,
+    "spectators": lambda r: r.get("spectators", 0) > 0,
     "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
     "normal": lambda r: r["pace"] not in ("quick", "blitz"),
@@ -437,7 +463,8 @@ def main(argv: list[str] | None = None) -> None:
                 f", injected {inj['article']} at ply {inj['ply']}: {'named' if inj['named'] else 'NOT NAMED'}"
             print(f"{r['game']} (seed {r['seed']}, {r['fps']:g} fps, tilt {r['tilt']}, "
                   f"shake {r['shake_px']} px, "
-                  f"exposure {r['exposure']}, {r['pace']} pace): {r['plies_right']}/{r['plies']}"
+                  f"exposure {r['exposure']}, sheen {r['sheen']}, {r['spectators']} spectators, "
+                  f"{r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}, irregularities "
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
                   f"{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
