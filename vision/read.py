@@ -67,6 +67,9 @@ class ImageReading:
     corner_46: int | None = None
     markers: tuple[int, ...] = ()
     unsure_kings: tuple[tuple[int, int], ...] = ()
+    #: The runner-up reading of each cell (``.``, ``w``, ``b``), the grid's shape: what a cell
+    #: read with low confidence may be instead.
+    runner_up: tuple[str, ...] = ()
 
     @property
     def pieces_on_light(self) -> int:
@@ -128,6 +131,7 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     probs = classify(view, model, dark_parity)
     best = probs.best()
     conf = probs.confidence()
+    second = np.argsort(probs.p, axis=-1)[..., -2]
     kings, fit = photo_kings(view, pose, best, location.square_px)
     # a king only where the camera can tell it from a man (a king's top `PHOTO_SURE_PX` pixels
     # from a man's) and the photo's men are a height reference; elsewhere a man, the king named
@@ -189,7 +193,8 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         warnings=tuple(warnings), tilt_deg=float(pose.tilt_deg), method=location.method,
         size=(w, h), corner_46=None if fix is None else fix.corner_46,
         markers=() if fix is None else tuple(sorted(fix.markers)),
-        unsure_kings=tuple(unsure_kings))
+        unsure_kings=tuple(unsure_kings),
+        runner_up=tuple("".join(".wb"[v] for v in row) for row in second))
     if debug_dir is not None:
         _debug(Path(debug_dir), image, location, view, reading, kings, seen)
     return reading
@@ -218,11 +223,12 @@ def format_text(reading: ImageReading) -> str:
 CORNER_46_OF_WHITE_AT = {"bottom": 3, "top": 1, "left": 0, "right": 2}
 
 
-def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
+def position_fen(reading: ImageReading, corner_46: int, turn: str = "W",
+                 white_is_lighter: bool = True) -> str:
     """The reading as a position (PDN FEN, kings marked; an unsure king on its far row is a
     king, no man stands there): square 46 at image corner
-    ``corner_46`` (0 TL, 1 TR, 2 BR, 3 BL), the lighter pieces White's, ``turn`` ("W" or "B")
-    to move.  Raises `ImageReadError` when the picture cannot be that position: square 46's
+    ``corner_46`` (0 TL, 1 TR, 2 BR, 3 BL), the lighter pieces White's (the darker ones when
+    not ``white_is_lighter``), ``turn`` ("W" or "B") to move.  Raises `ImageReadError` when the picture cannot be that position: square 46's
     corner a light square there (a quarter turn off), or pieces on light squares."""
     orientation = Orientation.from_corner_46(corner_46)
     if orientation.dark_parity != reading.dark_parity:
@@ -235,7 +241,7 @@ def position_fen(reading: ImageReading, corner_46: int, turn: str = "W") -> str:
     for sq, (r, c) in enumerate(orientation.square_cells(), start=1):
         ch = reading.grid[r][c]
         if ch != ".":
-            side = "W" if ch.lower() == "w" else "B"
+            side = "W" if (ch.lower() == "w") == white_is_lighter else "B"
             # a piece that looks like a king where the camera cannot tell surely, on its far
             # row: no man stands there (Art. 8), so it is the king
             far = sq <= 5 if side == "W" else sq >= 46
