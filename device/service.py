@@ -833,6 +833,12 @@ class Companion:
             except Exception:  # a broken page must not stop the game
                 log.exception("the watcher %r failed", watcher)
 
+    @property
+    def calibrated(self) -> bool:
+        """Whether vision has found the board of the game in progress: only then is the
+        watcher's calibration the board's (a failed attempt leaves its own behind)."""
+        return self._calibrated
+
     def status(self) -> str:
         """What the companion is doing, in one word for the page: ``waiting`` (for the new
         game's start or set-up position), ``calibrating`` (finding a resumed game's board),
