@@ -247,6 +247,25 @@ def camera_still() -> Request:
     return Request("camera", _camera_action)
 
 
+def _read_position_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
+    frame = companion.last_frame
+    if frame is None:
+        raise CommandError("no frame from the camera yet")
+    calibration = getattr(companion.watcher, "calibration", None) if companion.calibrated else None
+    return [], {"image": frame.image, "index": frame.index,
+                "calibrated": None if calibration is None else calibration.orientation.corner_46,
+                "configured": companion.configured_corner,
+                "white_is_lighter": companion.white_is_lighter}
+
+
+def read_position() -> Request:
+    """What a set-up position is read from (`device.setup_reading`): the frame read last, square
+    46's corner as the watcher found the board (None before it has) and as configured, and which
+    pieces are White's.  Only references are taken on the service's thread; the reading is the
+    caller's."""
+    return Request("read-position", _read_position_action)
+
+
 def _turn_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     try:
         corner = companion.turn_reading()

@@ -10,11 +10,16 @@ and forwards, it never decides:
   ``/api/events`` (server-sent events) gets the whole state, so a page that reconnects is
   complete at once.  A slow page skips states it had no time for, never delays the others.
 - the arbiter's controls (``POST /api/tags``, ``/api/new-game``, ``/api/take-back``,
-  ``/api/declare``, ``/api/adjourn``, ``/api/resume``, ``/api/turn``) need the configured token (``[web] token``): in an ``Authorization:
+  ``/api/declare``, ``/api/adjourn``, ``/api/resume``, ``/api/turn``, ``/api/read-position``)
+  need the configured token (``[web] token``): in an ``Authorization:
   Bearer`` header, or in the cookie the page gets after the PIN was entered
   (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
   the controls are off: 403.  A command is built and checked here and queued to the service's
   loop (`device.commands`), which applies it between frames; the answer is awaited here.
+- reading a set-up position from the camera (``POST /api/read-position``): the service hands
+  over its last frame and what it knows of the board's orientation; the frame is read as one
+  photo on a worker thread (`device.setup_reading`), one reading at a time, and the position
+  comes back for the arbiter to check, correct and play from (``/api/new-game`` with its FEN).
 - PDN: ``/pdn/game/ID.pdn``, ``/pdn/current.pdn``, ``/pdn/day/YYYY-MM-DD.pdn``,
   ``/pdn/event/NAME.pdn`` (downloads) and
   ``/live.pdn`` (today's games, the current one as its moves come) for broadcast relays, with
@@ -265,6 +270,7 @@ class WebServer(Served):
         self.camera_every_s = CAMERA_EVERY_S
         self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
         self._camera_lock: asyncio.Lock | None = None
+        self._reading_lock: asyncio.Lock | None = None
 
     def start(self, timeout: float = 20.0) -> "WebServer":
         super().start(timeout)
@@ -273,6 +279,7 @@ class WebServer(Served):
     def _setup(self) -> None:
         self._changed = asyncio.Event()
         self._camera_lock = asyncio.Lock()
+        self._reading_lock = asyncio.Lock()
 
     def _routes(self) -> list:
         return [
@@ -290,6 +297,7 @@ class WebServer(Served):
             web.post("/api/adjourn", self._adjourn),
             web.post("/api/resume", self._resume),
             web.post("/api/turn", self._turn),
+            web.post("/api/read-position", self._read_position),
             web.get("/api/adjourned", self._adjourned),
             web.get("/board.svg", self._board),
             web.get("/camera.jpg", self._camera_still),
@@ -505,6 +513,41 @@ class WebServer(Served):
         _, data, index = self._camera
         return web.Response(body=data, content_type="image/jpeg",
                             headers={"Cache-Control": "no-store", "X-Frame-Index": str(index)})
+
+    async def _read_position(self, request: web.Request) -> web.Response:
+        """The position on the camera's last frame (`device.setup_reading`), for the arbiter to
+        check and play from; ``{"turn": "white" | "black"}`` names the side to move."""
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        body = await _json_body(request)
+        turn = body.get("turn", "white")
+        if turn not in ("white", "black"):
+            return _error(400, f"not a side to move: {turn!r}: use white or black")
+        if self.submit is None:
+            return _error(503, "no service to ask")
+        async with self._reading_lock:  # one at a time: the Pi's CPU belongs to vision
+            try:
+                got = await self._applied(commands.read_position())
+            except CommandError as e:
+                return _error(404, str(e))
+            except asyncio.TimeoutError:
+                return _error(503, "the service did not answer in time")
+            from device.setup_reading import read_position
+
+            def read() -> dict:
+                return read_position(got["image"], calibrated=got["calibrated"],
+                                     configured=got["configured"],
+                                     white_is_lighter=got["white_is_lighter"],
+                                     turn=turn).as_json()
+
+            try:
+                answer = await asyncio.get_running_loop().run_in_executor(None, read)
+            except ValueError as e:  # no board found, or no position the rules allow
+                return _error(422, f"no position read from the camera's frame: {e}")
+        log.info("a set-up position read from frame %s for the page", got["index"])
+        return web.json_response({"ok": True, "answer": {**answer, "frame": int(got["index"])}},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _adjourn(self, request: web.Request) -> web.Response:
         return await self._control(request, lambda body: commands.adjourn())

@@ -6,6 +6,9 @@ from __future__ import annotations
 import http.client
 import json
 import urllib.parse
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Callable
 
 import pytest
 
@@ -13,9 +16,15 @@ from device.config import WebConfig
 from device.errors import WebError
 from device.store import GameStore
 from device.web import WebServer, free_port
-from rules.pdn import read_games
+from device.render_source import RenderedSource
+from device.setup_reading import CORNER_NAMES
+from device.sources import Frame
+from rules.game import Game
+from rules.pdn import read_file, read_games
+from rules.position import Position
+from tests.conftest import DATA
 from tests.device_helpers import wait_for
-from tests.web_helpers import TOKEN, bearer, call, real_game, served, state
+from tests.web_helpers import TOKEN, bearer, call, real_game, rendered_corner, served, state
 
 PLIES = 3
 
@@ -56,7 +65,7 @@ def test_controls_need_the_token_and_change_nothing_without_it(tmp_path):
         url = c.web.url
         for path, body in [("api/tags", {"tags": {"White": "Mallory"}}), ("api/take-back", {}),
                            ("api/declare", {"result": "0-1", "reason": "resignation"}),
-                           ("api/new-game", {})]:
+                           ("api/new-game", {}), ("api/read-position", {})]:
             assert call(url + path, "POST", body)[0] == 401
             assert call(url + path, "POST", body, bearer("wrong"))[0] == 401
             assert call(url + path, "POST", body, {"Cookie": "companion_token=wrong"})[0] == 401
@@ -325,3 +334,140 @@ def test_the_arbiter_turns_a_reading_that_swapped_white_and_black(tmp_path):
         assert wait_for(lambda: state(c) is not None and len(state(c)["moves"]) == 2, timeout=120)
         status, answer, _ = call(c.web.url + "api/turn", "POST", {}, bearer())
         assert status == 409 and "moves are recorded" in answer["error"]
+
+
+# -- a set-up position read from the camera (issue 17)
+
+#: An endgame (self-play game 43 of tests/data): a black king on 22 and four men against four
+#: white men; not the same turned half round.
+SETUP_GAME = read_file(str(DATA / "selfplay.pdn"))[42].game
+#: The rendering (seed 2) whose camera, 16 degrees off vertical, cannot tell that king from a
+#: man surely: it is read as a man and named unsure.
+UNSURE_SEED = 2
+
+
+def set_up_only() -> Game:
+    return Game(start=SETUP_GAME.start, tags={"Event": "problem"})
+
+
+def turned(fen: str) -> str:
+    """``fen`` turned half round (square n where 51 - n stood)."""
+    position = Position.from_fen(fen)
+    return Position.setup({51 - sq: p for sq, p in position.pieces().items()}, position.turn).fen()
+
+
+def test_the_arbiter_reads_a_set_up_position_from_the_camera_and_plays_from_it(tmp_path):
+    """The position on the board is read from the camera's last frame, square 46 at the
+    configured corner; only the arbiter may ask; the FEN read begins the new game."""
+    game = set_up_only()
+    corner = rendered_corner(game, seed=5)
+    with served(tmp_path, game, seed=5, corner_46=corner) as c:
+        assert wait_for(lambda: c.last_frame is not None, timeout=60)
+        url = c.web.url + "api/read-position"
+        assert call(url, "POST", {})[0] == 401
+        assert call(url, "POST", {}, bearer("wrong"))[0] == 401
+        assert call(url, "POST", {"turn": "red"}, bearer())[0] == 400
+        status, answer, _ = call(url, "POST", {}, bearer())
+        assert status == 200, answer
+        read = answer["answer"]
+        assert read["fen"] == SETUP_GAME.start.fen() and read["unsure"] == []
+        assert read["orientation"] == {"corner_46": CORNER_NAMES[corner], "by": "configuration",
+                                       "sure": True}
+        assert call(url, "POST", {"turn": "black"}, bearer())[1]["answer"]["fen"] == \
+            "B" + SETUP_GAME.start.fen()[1:]
+        status, answer, _ = call(c.web.url + "api/new-game", "POST", {"fen": read["fen"]}, bearer())
+        assert status == 200
+        assert c.store.game(answer["answer"]).start_fen == SETUP_GAME.start.fen()
+        assert wait_for(lambda: state(c)["fen"] == SETUP_GAME.start.fen())
+
+
+def answering(companion) -> Callable:
+    """A service's ``submit`` that applies each request to ``companion`` at once."""
+    def submit(request):
+        events = request(companion, None)
+        request.done(events)
+        return request.future
+    return submit
+
+
+@pytest.fixture(scope="module")
+def unsure_frame() -> SimpleNamespace:
+    """The rendering's first frame (``frame``) and square 46's corner in it (``corner``)."""
+    source = RenderedSource(set_up_only(), fps=6, seed=UNSURE_SEED)
+    source.open()
+    frame = source.read()
+    return SimpleNamespace(frame=frame, corner=source.truth.corner_46)
+
+
+@contextmanager
+def reading_server(tmp_path, frame: Frame | None, *, calibrated: int | None = None,
+                   configured: int | None = None, white_is_lighter: bool = True):
+    from vision.calibration import Orientation
+
+    calibration = None if calibrated is None else \
+        SimpleNamespace(orientation=Orientation.from_corner_46(calibrated))
+    companion = SimpleNamespace(last_frame=frame, watcher=SimpleNamespace(calibration=calibration),
+                                calibrated=calibration is not None,
+                                configured_corner=configured, white_is_lighter=white_is_lighter)
+    store = GameStore(tmp_path / "games.sqlite3")
+    server = WebServer(WebConfig(bind="127.0.0.1", port=0, token=TOKEN), store,
+                       answering(companion)).start()
+    try:
+        yield server.url + "api/read-position"
+    finally:
+        server.close()
+        store.close()
+
+
+def test_a_reading_names_the_squares_it_is_unsure_of_with_their_alternative(tmp_path, unsure_frame):
+    """The king the camera cannot tell from a man is read as a man and named, with the king as
+    its alternative; taking it gives the position on the board.  The watcher's orientation
+    comes before the configured one."""
+    truth = unsure_frame.corner
+    with reading_server(tmp_path, unsure_frame.frame, calibrated=truth, configured=(truth + 2) % 4) as url:
+        status, answer, _ = call(url, "POST", {}, bearer())
+    assert status == 200, answer
+    read = answer["answer"]
+    assert read["orientation"] == {"corner_46": CORNER_NAMES[truth], "by": "calibration", "sure": True}
+    assert read["unsure"] == [{"square": 22, "read": "b", "alternative": "B", "why": "king"}]
+    assert read["fen"] == SETUP_GAME.start.fen().replace("BK22", "B22")
+    assert any("kings cannot be told from men surely" in w for w in read["warnings"])
+
+
+def test_without_an_orientation_known_the_reading_says_it_guessed(tmp_path, unsure_frame):
+    """No calibration and no configured corner: square 46 is taken at the picture's bottom
+    corner whose square is dark, and the answer says it is a guess; here the guess is a half
+    turn off (the truth is square 46 at the top left).  A configured corner that is a light
+    square in the picture is passed over, and said."""
+    truth = unsure_frame.corner
+    assert CORNER_NAMES[truth] == "top-left"
+    with reading_server(tmp_path, unsure_frame.frame, configured=(truth + 1) % 4) as url:
+        status, answer, _ = call(url, "POST", {}, bearer())
+    assert status == 200, answer
+    read = answer["answer"]
+    assert read["orientation"] == {"corner_46": "bottom-right", "by": "guess", "sure": False}
+    assert read["fen"] == turned(SETUP_GAME.start.fen().replace("BK22", "B22"))
+    assert read["unsure"] == [{"square": 29, "read": "b", "alternative": "B", "why": "king"}]
+    assert any("cannot be at the top-right" in w for w in read["warnings"])
+
+
+def test_a_reading_takes_the_darker_pieces_for_whites_when_the_service_does(tmp_path, unsure_frame):
+    truth = unsure_frame.corner
+    with reading_server(tmp_path, unsure_frame.frame, configured=truth, white_is_lighter=False) as url:
+        read = call(url, "POST", {}, bearer())[1]["answer"]
+    assert read["fen"] == "W:W22,25,32,35,37:B9,13,19,29"
+    assert read["unsure"] == [{"square": 22, "read": "w", "alternative": "W", "why": "king"}]
+
+
+def test_no_frame_yet_or_no_board_in_it_is_a_clear_error(tmp_path):
+    import numpy as np
+
+    with reading_server(tmp_path, None) as url:
+        status, answer, _ = call(url, "POST", {}, bearer())
+    assert status == 404 and answer["error"] == "no frame from the camera yet"
+    blank = Frame(np.full((480, 640, 3), 128, np.uint8), 0.0, 1)
+    with reading_server(tmp_path, blank) as url:
+        status, answer, _ = call(url, "POST", {}, bearer())
+    assert status == 422
+    assert answer["error"].startswith("no position read from the camera's frame: no 10x10 "
+                                      "checkered board found in the image")

@@ -69,14 +69,64 @@ class Holding:
         self.source.close()
 
 
+class Gated:
+    """A recording held on its first frame (the players wait at the board) until ``go`` is set,
+    then played on; frame times and indices run on without a step back."""
+
+    live = False
+
+    def __init__(self, source: Any, go: threading.Event, fps: float = 10.0) -> None:
+        self.source = source
+        self.go = go
+        self.fps = fps
+        self.name = source.name
+        self._first: Frame | None = None
+        self._held = 0
+
+    def open(self) -> None:
+        self.source.open()
+
+    def read(self) -> Frame | None:
+        if self._first is None:
+            self._first = self.source.read()
+            return self._first
+        if not self.go.is_set():
+            time.sleep(1 / self.fps)
+            self._held += 1
+            return Frame(self._first.image, self._first.time + self._held / self.fps,
+                         self._first.index + self._held)
+        frame = self.source.read()
+        if frame is None:
+            return None
+        return Frame(frame.image, frame.time + self._held / self.fps, frame.index + self._held)
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def rendered_corner(game: Game, seed: int = 5) -> int:
+    """The image corner (0 TL, 1 TR, 2 BR, 3 BL) of square 46 in `served`'s rendering of
+    ``game`` with ``seed``."""
+    source = RenderedSource(game, fps=6, seed=seed)
+    source.open()
+    source.read()
+    return source.truth.corner_46
+
+
 @contextmanager
 def served(tmp_path: Path, game: Game, *, token: str = TOKEN, port: int = 0, seed: int = 5,
-           database: Path | None = None) -> Iterator[Companion]:
+           database: Path | None = None, corner_46: int | None = None,
+           go: threading.Event | None = None) -> Iterator[Companion]:
     """A companion watching ``game`` rendered (held on its last frame), its page served on
-    127.0.0.1:``port`` (0: a free port, ``companion.web.port``), run on a thread until the end."""
+    127.0.0.1:``port`` (0: a free port, ``companion.web.port``), run on a thread until the end.
+    ``corner_46``: square 46's corner as configured; ``go``: the rendering is held on its first
+    frame until it is set (`Gated`)."""
     store = GameStore(database or tmp_path / "games.sqlite3")
-    c = Companion(source=Holding(RenderedSource(game, fps=6, seed=seed)), store=store,
-                  tags={"Event": "t"}, still_s=0.3)
+    source: Any = RenderedSource(game, fps=6, seed=seed)
+    if go is not None:
+        source = Gated(source, go, fps=6)
+    c = Companion(source=Holding(source), store=store,
+                  tags={"Event": "t"}, still_s=0.3, corner_46=corner_46)
     config = replace(Config(), web=WebConfig(bind="127.0.0.1", port=port, token=token))
     c.web = web_for(config, c)
     stop = threading.Event()
