@@ -14,7 +14,9 @@ and forwards, it never decides:
   need the configured token (``[web] token``): in an ``Authorization:
   Bearer`` header, or in the cookie the page gets after the PIN was entered
   (``POST /api/login``); compared in constant time.  Without it: 401; with no token configured
-  the controls are off: 403.  A command is built and checked here and queued to the service's
+  the controls are off: 403.  Wrong PINs and tokens are counted per client address
+  (`device.login_guard`): after a few the address is refused for a while (429, ``Retry-After``).
+  A command is built and checked here and queued to the service's
   loop (`device.commands`), which applies it between frames; the answer is awaited here.
 - reading a set-up position from the camera (``POST /api/read-position``): the service hands
   over its last frame and what it knows of the board's orientation; the frame is read as one
@@ -45,6 +47,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import re
 import socket
 import threading
@@ -60,6 +63,7 @@ from device import commands
 from device.commands import CommandError, Request
 from device.config import WebConfig
 from device.errors import StoreError, WebError
+from device.login_guard import LoginGuard
 from device.store import GameStore
 from rules import svg
 from rules.move import Move
@@ -77,7 +81,7 @@ COMMAND_TIMEOUT_S = 10.0
 RETRY_MS = 1000
 #: The camera view's still is made at most this often; asked sooner, the last one is sent.
 CAMERA_EVERY_S = 1.0
-#: A wrong PIN is answered this late (a slower guess, not a lock-out).
+#: A wrong PIN is answered this late (a slower guess; the lock-out is `device.login_guard`'s).
 WRONG_PIN_DELAY_S = 0.5
 STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
                 ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
@@ -271,6 +275,8 @@ class WebServer(Served):
         self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
         self._camera_lock: asyncio.Lock | None = None
         self._reading_lock: asyncio.Lock | None = None
+        #: Wrong PINs and tokens per client address (`device.login_guard`).
+        self.guard = LoginGuard()
 
     def start(self, timeout: float = 20.0) -> "WebServer":
         super().start(timeout)
@@ -397,33 +403,61 @@ class WebServer(Served):
 
     # -- the arbiter ---------------------------------------------------------------------------
 
+    @staticmethod
+    def _given(request: web.Request) -> str:
+        """The token the request carries: its ``Authorization: Bearer`` header's, else its
+        cookie's ("" for none)."""
+        given = request.headers.get("Authorization", "")
+        if given.startswith("Bearer "):
+            return given[len("Bearer "):].strip()
+        return request.cookies.get(COOKIE, "").strip()
+
     def authorised(self, request: web.Request) -> bool:
         """The request carries the configured token (header or cookie), compared in constant
         time; never with no token configured."""
         token = self.config.token
         if not token:
             return False
-        given = request.headers.get("Authorization", "")
-        if given.startswith("Bearer "):
-            given = given[len("Bearer "):]
-        else:
-            given = request.cookies.get(COOKIE, "")
-        return hmac.compare_digest(_digest(given.strip()), _digest(token))
+        return hmac.compare_digest(_digest(self._given(request)), _digest(token))
+
+    def _checked(self, request: web.Request) -> web.Response | None:
+        """The token the request carries checked against the lock-out (`device.login_guard`):
+        None when it is the right one; 429 while its address is locked out (any token); 401
+        otherwise, a wrong one counted."""
+        address = request.remote or ""
+        locked = self.guard.locked_for(address)
+        if locked:
+            return _locked_out(locked)
+        if self.authorised(request):
+            self.guard.right(address)
+            return None
+        if self._given(request):
+            self.guard.wrong(address)
+        return _error(401, "the arbiter's PIN or token is needed")
 
     async def _whoami(self, request: web.Request) -> web.Response:
-        return web.json_response({"controls": bool(self.config.token),
-                                  "arbiter": self.authorised(request)},
-                                 headers={"Cache-Control": "no-store"})
+        arbiter = bool(self.config.token) and self._checked(request) is None
+        response = web.json_response({"controls": bool(self.config.token), "arbiter": arbiter},
+                                     headers={"Cache-Control": "no-store"})
+        if not arbiter and request.cookies.get(COOKIE):
+            response.del_cookie(COOKIE, path="/")  # a stale PIN's: counted once, then gone
+        return response
 
     async def _login(self, request: web.Request) -> web.Response:
         if not self.config.token:
             return _error(403, "the controls are off: set [web] token in the configuration")
         body = await _json_body(request)
+        address = request.remote or ""
+        locked = self.guard.locked_for(address)
+        if locked:
+            return _locked_out(locked)
         pin = body.get("token")
         if not isinstance(pin, str) or not hmac.compare_digest(_digest(pin.strip()),
                                                                _digest(self.config.token)):
+            self.guard.wrong(address)
             await asyncio.sleep(WRONG_PIN_DELAY_S)
             return _error(401, "wrong PIN")
+        self.guard.right(address)
         response = web.json_response({"arbiter": True})
         response.set_cookie(COOKIE, self.config.token, httponly=True, samesite="Strict", path="/")
         return response
@@ -437,9 +471,7 @@ class WebServer(Served):
         """The answer to an arbiter's request without the right to make it (None: it has it)."""
         if not self.config.token:
             return _error(403, "the controls are off: set [web] token in the configuration")
-        if not self.authorised(request):
-            return _error(401, "the arbiter's PIN or token is needed")
-        return None
+        return self._checked(request)
 
     async def _applied(self, command: Request) -> Any:
         """``command``'s answer once the service's loop has applied it; its `CommandError` as
@@ -654,6 +686,13 @@ def pdn_response(request: web.Request, text: str, name: str, etag: str, modified
 
 def _error(status: int, text: str) -> web.Response:
     return web.json_response({"error": text}, status=status)
+
+
+def _locked_out(seconds: float) -> web.Response:
+    wait = max(1, math.ceil(seconds))
+    response = _error(429, f"too many wrong PINs from this address: try again in {wait} s")
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 async def _json_body(request: web.Request) -> dict:

@@ -15,6 +15,7 @@ import pytest
 from device.config import WebConfig
 from device.errors import WebError
 from device.store import GameStore
+from device.login_guard import FIRST_LOCK_S, FREE_TRIES, LoginGuard
 from device.web import WebServer, free_port
 from device.render_source import RenderedSource
 from device.setup_reading import CORNER_NAMES
@@ -66,6 +67,7 @@ def test_controls_need_the_token_and_change_nothing_without_it(tmp_path):
         for path, body in [("api/tags", {"tags": {"White": "Mallory"}}), ("api/take-back", {}),
                            ("api/declare", {"result": "0-1", "reason": "resignation"}),
                            ("api/new-game", {}), ("api/read-position", {})]:
+            c.web.guard = LoginGuard()  # each path's wrong tries counted afresh (the lock-out: below)
             assert call(url + path, "POST", body)[0] == 401
             assert call(url + path, "POST", body, bearer("wrong"))[0] == 401
             assert call(url + path, "POST", body, {"Cookie": "companion_token=wrong"})[0] == 401
@@ -471,3 +473,57 @@ def test_no_frame_yet_or_no_board_in_it_is_a_clear_error(tmp_path):
     assert status == 422
     assert answer["error"].startswith("no position read from the camera's frame: no 10x10 "
                                       "checkered board found in the image")
+
+
+# -- guessing the PIN (issue 17)
+
+
+def login(url: str, pin: str, source: str = "127.0.0.1") -> tuple[int, dict]:
+    """POST /api/login from ``source`` (any 127.x.y.z address reaches the server)."""
+    conn = http.client.HTTPConnection(urllib.parse.urlsplit(url).hostname,
+                                      urllib.parse.urlsplit(url).port, timeout=30,
+                                      source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/login", json.dumps({"token": pin}),
+                     {"Content-Type": "application/json"})
+        r = conn.getresponse()
+        body = json.loads(r.read().decode())
+        return r.status, {"Retry-After": r.getheader("Retry-After"), **body}
+    finally:
+        conn.close()
+
+
+def test_wrong_pins_lock_the_address_out_for_longer_and_longer(tmp_path):
+    """After five wrong PINs from one address it is refused, the right PIN too, until the lock
+    has passed (the clock is moved by hand); the next wrong one locks it out twice as long; the
+    right PIN once the lock has passed starts the count again.  Another address may still try;
+    a wrong token sent as a header counts as a wrong PIN does."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    server = WebServer(WebConfig(bind="127.0.0.1", port=0, token=TOKEN), store).start()
+    now = [1000.0]
+    server.guard.clock = lambda: now[0]
+    try:
+        url = server.url
+        assert [login(url, f"guess{i}")[0] for i in range(FREE_TRIES)] == [401] * FREE_TRIES
+        status, answer = login(url, TOKEN)
+        assert status == 429 and answer["Retry-After"] == str(int(FIRST_LOCK_S))
+        assert "too many wrong PINs" in answer["error"]
+        assert call(url + "api/whoami", headers=bearer())[1]["arbiter"] is False  # locked: no use
+        assert call(url + "api/take-back", "POST", {}, bearer())[0] == 429
+        assert login(url, TOKEN, source="127.0.0.2")[0] == 200  # another address
+        now[0] += FIRST_LOCK_S + 1
+        assert login(url, "guess-again")[0] == 401
+        status, answer = login(url, TOKEN)
+        assert status == 429 and answer["Retry-After"] == str(int(2 * FIRST_LOCK_S))
+        now[0] += 2 * FIRST_LOCK_S + 1
+        assert login(url, TOKEN)[0] == 200
+        # the count starts again: four wrong ones, and the right PIN still works
+        assert [login(url, "x")[0] for _ in range(FREE_TRIES - 1)] == [401] * (FREE_TRIES - 1)
+        assert login(url, TOKEN)[0] == 200
+        # a token guessed in the header counts as well
+        for _ in range(FREE_TRIES):
+            assert call(url + "api/take-back", "POST", {}, bearer("guess"))[0] == 401
+        assert call(url + "api/take-back", "POST", {}, bearer())[0] == 429
+    finally:
+        server.close()
+        store.close()

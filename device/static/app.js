@@ -18,6 +18,7 @@ const WORDS = {
     no_adjourned: "no adjourned game", camera: "Camera view (for placing the camera)",
     refresh: "Refresh", every_second: "every second", left: "moves left", wrong_pin: "Wrong PIN",
     done: "Done", round_prefix: "round", board_prefix: "board",
+    locked_out: "Too many wrong PINs: try again later",
     status: {
       waiting: "Waiting for the start position", calibrating: "Finding the board",
       playing: "Playing", "looking-again": "Looking again", irregular: "Irregularity open",
@@ -38,6 +39,7 @@ const WORDS = {
     no_adjourned: "geen afgebroken partij", camera: "Camerabeeld (om de camera te plaatsen)",
     refresh: "Vernieuwen", every_second: "elke seconde", left: "zetten over", wrong_pin: "Verkeerde PIN",
     done: "Gedaan", round_prefix: "ronde", board_prefix: "bord",
+    locked_out: "Te vaak een verkeerde PIN: probeer het later opnieuw",
     status: {
       waiting: "Wacht op de beginstelling", calibrating: "Bord zoeken",
       playing: "Partij bezig", "looking-again": "Kijkt opnieuw", irregular: "Onregelmatigheid open",
@@ -249,7 +251,10 @@ function wire() {
       body: JSON.stringify({ token: $("pin").value }),
     });
     $("pin").value = "";
-    if (!r.ok) say(words().wrong_pin, false); else say("", true);
+    if (r.status === 429) {
+      const wait = r.headers.get("Retry-After");
+      say(words().locked_out + (wait ? " (" + wait + " s)" : ""), false);
+    } else if (!r.ok) say(words().wrong_pin, false); else say("", true);
     whoami();
   });
   $("logout").addEventListener("click", async () => {
