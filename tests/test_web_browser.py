@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 
 from device.web import free_port
+from rules.game import Game
 from rules.pdn import read_games
 from tests.device_helpers import wait_for
 from tests.web_helpers import TOKEN, bearer, call, real_game, served, state
+from tests.test_device_web import SETUP_GAME, UNSURE_SEED
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -43,11 +46,16 @@ def page(browser):
     context.close()
 
 
-def screenshot(pg, name: str) -> None:
+def screenshot(pg, name: str, part: str | None = None) -> None:
+    """The page (or its element ``part``, a selector) as $SCREENSHOTS/``name``.png."""
     folder = os.environ.get("SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        pg.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+        path = str(Path(folder) / f"{name}.png")
+        if part is None:
+            pg.screenshot(path=path, full_page=True)
+        else:
+            pg.locator(part).screenshot(path=path)
 
 
 def moves_on_page(pg) -> list[str]:
@@ -204,3 +212,56 @@ def test_the_hubs_round_page_follows_a_board_live_and_opens_it(tmp_path, page):
             thread.join(30)
         c.close()
         broker.stop()
+
+
+def test_a_position_read_from_the_camera_is_corrected_and_played_from(tmp_path, page):
+    """Issue 17: the players have set up an endgame (a black king on 22) and wait.  The arbiter
+    reads it from the camera: no orientation is known, so the page says square 46's corner is
+    a guess, and it is a half turn off; the camera cannot tell the king from a man, so that
+    square is marked unsure.  The arbiter turns the position half round, clicks the square to
+    a black king (the FEN follows), and plays from it; the service finds the board in that
+    position and records the moves played from it."""
+    plies = 3
+    game = Game(start=SETUP_GAME.start, tags={"Event": "problem"})
+    for move in SETUP_GAME.moves[:plies]:
+        game.push(move)
+    go = threading.Event()
+    with served(tmp_path, game, seed=UNSURE_SEED, go=go) as c:
+        page.goto(c.web.url)
+        expect(page.locator("#status")).to_have_text("Waiting for the start position", timeout=WAIT_MS)
+        page.fill("#pin", TOKEN)
+        page.click("#login button")
+        page.click("#setup summary")
+        page.click("#read-position")
+        expect(page.locator("#setup-orientation")).to_contain_text("could not be told", timeout=WAIT_MS)
+        expect(page.locator("#setup-orientation")).to_contain_text("bottom right")
+        read = SETUP_GAME.start.fen().replace("BK22", "B22")
+        assert page.input_value("#setup-fen") != read  # a half turn off
+        page.click("#setup-half-turn")
+        expect(page.locator("#setup-fen")).to_have_value(read)
+        expect(page.locator("#setup-orientation")).to_contain_text("top left")
+        expect(page.locator("#setup-board .unsure-mark")).to_have_count(1)
+        expect(page.locator("#setup-unsure li")).to_have_text(
+            ["22: black man, may be black king (the camera cannot tell a king from a man there)"])
+        assert page.locator("#setup-board svg .piece").count() == len(SETUP_GAME.start.pieces())
+        page.click("#lang-nl")
+        expect(page.locator("#setup-unsure li")).to_contain_text(["22: zwarte schijf, misschien zwarte dam"])
+        page.click("#lang-en")
+        screenshot(page, "setup-panel", "#setup")
+        square = page.locator('#setup-board rect.square[data-square="22"]')
+        square.click()  # the cycle: black man, white king, black king
+        expect(page.locator("#setup-fen")).to_have_value("W:W9,13,19,K22,29:B25,32,35,37")
+        square.click()
+        expect(page.locator("#setup-fen")).to_have_value(SETUP_GAME.start.fen())
+        expect(page.locator("#setup-board .unsure-mark")).to_have_count(0)
+        expect(page.locator('#setup-board g.piece.black.king[data-square="22"]')).to_have_count(1)
+        page.click("#setup-play")  # (the game with no move yet begins from it instead)
+        assert wait_for(lambda: state(c)["game"]["start_fen"] == SETUP_GAME.start.fen(), timeout=60)
+        expect(page.locator("#status")).to_have_text("Playing", timeout=WAIT_MS)
+        go.set()  # the players begin
+        expect(page.locator("#moves .move")).to_have_count(plies, timeout=WAIT_MS * 3)
+        assert moves_on_page(page) == SETUP_GAME.move_texts()[:plies]
+        [recorded] = list(read_games(call(c.web.url + f"pdn/game/{c.game_id}.pdn")[1]))
+        assert recorded.game.start == SETUP_GAME.start
+        assert recorded.game.move_texts() == SETUP_GAME.move_texts()[:plies]
+        assert not page.dialogs

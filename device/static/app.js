@@ -19,6 +19,21 @@ const WORDS = {
     refresh: "Refresh", every_second: "every second", left: "moves left", wrong_pin: "Wrong PIN",
     done: "Done", round_prefix: "round", board_prefix: "board",
     locked_out: "Too many wrong PINs: try again later",
+    setup: "Set up a position", read_camera: "Read from the camera", half_turn: "Turn it half round",
+    to_move: "To move", play_from: "Play from this position", reading: "Reading the board…",
+    setup_hint: "Click a square to change it: empty, white man, black man, white king, black king.",
+    pieces: { ".": "empty", w: "white man", b: "black man", W: "white king", B: "black king" },
+    may_be: "may be", unsure_king: "the camera cannot tell a king from a man there",
+    unsure_colour: "read with low confidence",
+    corners: { "top-left": "top left", "top-right": "top right", "bottom-right": "bottom right",
+               "bottom-left": "bottom left" },
+    by: {
+      calibration: "Square 46 is at the {corner} of the picture, as the companion found the board.",
+      markers: "Square 46 is at the {corner} of the picture, as the markers show.",
+      configuration: "Square 46 is at the {corner} of the picture, as configured.",
+      guess: "Which side is White's could not be told: square 46 is taken to be at the {corner} of the picture. If White and Black are the wrong way round, turn it half round.",
+    },
+    bad_fen: "Not a position: write it as W:W31,32,K5:B1,K46",
     status: {
       waiting: "Waiting for the start position", calibrating: "Finding the board",
       playing: "Playing", "looking-again": "Looking again", irregular: "Irregularity open",
@@ -40,6 +55,21 @@ const WORDS = {
     refresh: "Vernieuwen", every_second: "elke seconde", left: "zetten over", wrong_pin: "Verkeerde PIN",
     done: "Gedaan", round_prefix: "ronde", board_prefix: "bord",
     locked_out: "Te vaak een verkeerde PIN: probeer het later opnieuw",
+    setup: "Stelling opzetten", read_camera: "Van de camera lezen", half_turn: "Half omdraaien",
+    to_move: "Aan zet", play_from: "Vanuit deze stelling spelen", reading: "Het bord wordt gelezen…",
+    setup_hint: "Klik op een veld om het te veranderen: leeg, witte schijf, zwarte schijf, witte dam, zwarte dam.",
+    pieces: { ".": "leeg", w: "witte schijf", b: "zwarte schijf", W: "witte dam", B: "zwarte dam" },
+    may_be: "misschien", unsure_king: "de camera ziet daar geen verschil tussen dam en schijf",
+    unsure_colour: "onzeker gelezen",
+    corners: { "top-left": "linksboven", "top-right": "rechtsboven", "bottom-right": "rechtsonder",
+               "bottom-left": "linksonder" },
+    by: {
+      calibration: "Veld 46 ligt {corner} in het beeld, zoals de companion het bord vond.",
+      markers: "Veld 46 ligt {corner} in het beeld, zoals de markers tonen.",
+      configuration: "Veld 46 ligt {corner} in het beeld, zoals ingesteld.",
+      guess: "Welke kant wit is, was niet te zien: veld 46 is {corner} in het beeld genomen. Staan wit en zwart verkeerd om, draai het dan half om.",
+    },
+    bad_fen: "Geen stelling: schrijf haar als W:W31,32,K5:B1,K46",
     status: {
       waiting: "Wacht op de beginstelling", calibrating: "Bord zoeken",
       playing: "Partij bezig", "looking-again": "Kijkt opnieuw", irregular: "Onregelmatigheid open",
@@ -47,6 +77,13 @@ const WORDS = {
     },
   },
 };
+
+// The arbiter's set-up board: pieces by square ("w", "b", "W", "B"), the side to move, and the
+// squares the camera's reading was unsure of; the FEN field follows it, and it the field.
+const setup = { pieces: new Map(), turn: "W", unsure: new Map(), orientation: null, warnings: [] };
+const CYCLE = [".", "w", "b", "W", "B"];
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SQUARE = 40, MARGIN = 8;
 
 const page = {
   lang: localStorage.getItem("lang") || null,
@@ -162,6 +199,202 @@ function show(message) {
   }
 }
 
+// -- the set-up board -------------------------------------------------------------------------
+
+function squareCell(sq) {  // row and column as White sees the board (square 1 top, second column)
+  const r = Math.floor((sq - 1) / 5);
+  const c = 2 * ((sq - 1) % 5) + (r % 2 === 0 ? 1 : 0);
+  return page.side === "black" ? [9 - r, 9 - c] : [r, c];
+}
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+function setupFen() {
+  const side = (colour) => [...setup.pieces.entries()]
+    .filter(([, p]) => p.toLowerCase() === colour)
+    .sort((a, b) => a[0] - b[0])
+    .map(([sq, p]) => (p === p.toUpperCase() ? "K" : "") + sq).join(",");
+  return setup.turn + ":W" + side("w") + ":B" + side("b");
+}
+
+// A PDN FEN (W:W31,32,K5:B1-3,K46) as pieces and side to move; null when it is not one.
+function parseFen(text) {
+  const fields = text.trim().replace(/\.$/, "").split(":").map((f) => f.trim());
+  if (fields.length < 3 || !/^[WB]$/i.test(fields[0])) return null;
+  const pieces = new Map();
+  for (const field of fields.slice(1)) {
+    const colour = field.charAt(0).toUpperCase();
+    if (colour !== "W" && colour !== "B") continue;  // (counter fields: the server reads them)
+    const body = field.slice(1).trim();
+    if (!body) continue;
+    for (const token of body.split(",")) {
+      const m = /^(K?)(\d{1,2})(?:-(\d{1,2}))?'*$/i.exec(token.trim());
+      if (!m) return null;
+      const from = parseInt(m[2], 10), to = m[3] ? parseInt(m[3], 10) : from;
+      if (from < 1 || to > 50 || from > to) return null;
+      for (let sq = from; sq <= to; sq++) {
+        pieces.set(sq, m[1] ? colour : colour.toLowerCase());
+      }
+    }
+  }
+  return { turn: fields[0].toUpperCase(), pieces };
+}
+
+// The next in the cycle empty, white man, black man, white king, black king, passing over a man
+// on its far row (Art. 8: it would have been crowned).
+function nextPiece(sq, now) {
+  let i = CYCLE.indexOf(now || ".");
+  for (;;) {
+    i = (i + 1) % CYCLE.length;
+    const p = CYCLE[i];
+    if (p === "w" && sq <= 5) continue;
+    if (p === "b" && sq >= 46) continue;
+    return p;
+  }
+}
+
+function drawSetup() {
+  const full = 2 * MARGIN + 10 * SQUARE;
+  const svg = svgEl("svg", { viewBox: "0 0 " + full + " " + full, class: "board", role: "img",
+                             "aria-label": "set-up board", "data-side": page.side });
+  svg.appendChild(svgEl("rect", { x: 0, y: 0, width: full, height: full, fill: "#5b3a1a" }));
+  svg.appendChild(svgEl("rect", { x: MARGIN, y: MARGIN, width: 10 * SQUARE, height: 10 * SQUARE, fill: "#f0d9b5" }));
+  for (let sq = 1; sq <= 50; sq++) {
+    const [r, c] = squareCell(sq);
+    const x = MARGIN + c * SQUARE, y = MARGIN + r * SQUARE;
+    svg.appendChild(svgEl("rect", { class: "square", "data-square": sq, x, y, width: SQUARE, height: SQUARE, fill: "#8b5a2b" }));
+    const number = svgEl("text", { x: x + 2, y: y + 9, "font-size": 8, "font-family": "sans-serif", fill: "#f5e6c8" });
+    number.textContent = String(sq);
+    svg.appendChild(number);
+    const p = setup.pieces.get(sq);
+    if (p) {
+      const king = p === p.toUpperCase();
+      const white = p.toLowerCase() === "w";
+      const g = svgEl("g", { class: "piece " + (white ? "white" : "black") + " " + (king ? "king" : "man"), "data-square": sq });
+      const cx = x + SQUARE / 2, cy = y + SQUARE / 2 + (king ? 4 : 2);
+      const disc = (yy) => svgEl("ellipse", { cx, cy: yy, rx: SQUARE * 0.4, ry: SQUARE * 0.3,
+                                              fill: white ? "#fbfbf4" : "#1e1e1e", stroke: white ? "#555" : "#000", "stroke-width": 1.5 });
+      g.appendChild(disc(cy));
+      if (king) {
+        g.appendChild(disc(cy - 7));
+        const t = cy - 7, w = SQUARE * 0.22;
+        const points = [[cx - w, t + 3], [cx - w, t - 5], [cx - w / 2, t - 1], [cx, t - 7],
+                        [cx + w / 2, t - 1], [cx + w, t - 5], [cx + w, t + 3]].map((q) => q.join(",")).join(" ");
+        g.appendChild(svgEl("polygon", { class: "crown", points, fill: "#d4a017", stroke: "#6b4f00", "stroke-width": 1 }));
+      }
+      svg.appendChild(g);
+    }
+    if (setup.unsure.has(sq)) {
+      svg.appendChild(svgEl("rect", { class: "unsure-mark", "data-square": sq, x: x + 1.5, y: y + 1.5,
+                                      width: SQUARE - 3, height: SQUARE - 3 }));
+    }
+  }
+  $("setup-board").replaceChildren(svg);
+}
+
+function showSetup(keepFen) {
+  const w = words();
+  drawSetup();
+  $("setup-turn").value = setup.turn;
+  if (!keepFen) {
+    $("setup-fen").value = setupFen();
+    $("setup-fen").classList.remove("invalid");
+  }
+  const list = $("setup-unsure");
+  list.replaceChildren();
+  for (const [sq, u] of [...setup.unsure.entries()].sort((a, b) => a[0] - b[0])) {
+    const li = document.createElement("li");
+    li.dataset.square = sq;
+    li.textContent = sq + ": " + w.pieces[u.read] + ", " + w.may_be + " " + w.pieces[u.alternative]
+      + " (" + (u.why === "king" ? w.unsure_king : w.unsure_colour) + ")";
+    list.appendChild(li);
+  }
+  const o = setup.orientation;
+  setText("setup-orientation", o ? w.by[o.by].replace("{corner}", w.corners[o.corner_46] || o.corner_46) : "");
+  const notes = $("setup-warnings");
+  notes.replaceChildren();
+  for (const text of setup.warnings) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    notes.appendChild(li);
+  }
+}
+
+function loadSetup(fen) {
+  const parsed = parseFen(fen);
+  if (!parsed) return false;
+  setup.pieces = parsed.pieces;
+  setup.turn = parsed.turn;
+  return true;
+}
+
+async function readPosition() {
+  say(words().reading, true);
+  const r = await fetch("/api/read-position", {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ turn: $("setup-turn").value === "B" ? "black" : "white" }),
+  });
+  let answer = {};
+  try { answer = await r.json(); } catch (e) { answer = { error: r.statusText }; }
+  if (!r.ok) {
+    say(answer.error || r.statusText, false);
+    if (r.status === 401) whoami();
+    return;
+  }
+  const got = answer.answer;
+  loadSetup(got.fen);
+  setup.unsure = new Map(got.unsure.map((u) => [u.square, u]));
+  setup.orientation = got.orientation;
+  setup.warnings = got.warnings;
+  showSetup(false);
+  say(words().done, true);
+}
+
+function wireSetup() {
+  $("read-position").addEventListener("click", readPosition);
+  $("setup-board").addEventListener("click", (e) => {
+    const square = e.target.closest("[data-square]");
+    if (!square) return;
+    const sq = parseInt(square.getAttribute("data-square"), 10);
+    const next = nextPiece(sq, setup.pieces.get(sq));
+    if (next === ".") setup.pieces.delete(sq); else setup.pieces.set(sq, next);
+    setup.unsure.delete(sq);  // the arbiter has looked at it
+    showSetup(false);
+  });
+  $("setup-turn").addEventListener("change", () => {
+    setup.turn = $("setup-turn").value;
+    showSetup(false);
+  });
+  $("setup-half-turn").addEventListener("click", () => {
+    const turned = (m) => new Map([...m.entries()].map(([sq, v]) => [51 - sq, v]));
+    // a man now on its far row cannot stand there: the arbiter sees it in the FEN's answer
+    setup.pieces = turned(setup.pieces);
+    setup.unsure = new Map([...turned(setup.unsure).entries()].map(([sq, u]) => [sq, { ...u, square: sq }]));
+    if (setup.orientation) {
+      const corners = ["top-left", "top-right", "bottom-right", "bottom-left"];
+      const at = corners.indexOf(setup.orientation.corner_46);
+      setup.orientation = { ...setup.orientation, corner_46: corners[(at + 2) % 4] };
+    }
+    showSetup(false);
+  });
+  $("setup-fen").addEventListener("input", () => {
+    const ok = loadSetup($("setup-fen").value);
+    $("setup-fen").classList.toggle("invalid", !ok);
+    if (ok) showSetup(true);
+  });
+  $("setup-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!loadSetup($("setup-fen").value)) { say(words().bad_fen, false); return; }
+    command("/api/new-game", { fen: setupFen() });
+  });
+  $("setup").addEventListener("toggle", () => { if ($("setup").open) showSetup(false); });
+}
+
 function connect() {
   if (page.source) page.source.close();
   const source = new EventSource("/api/events");
@@ -234,6 +467,7 @@ function wire() {
     page.side = page.side === "white" ? "black" : "white";
     localStorage.setItem("side", page.side);
     if (page.last) show(page.last);
+    showSetup(true);
   });
   for (const lang of ["en", "nl"]) {
     $("lang-" + lang).addEventListener("click", () => {
@@ -241,6 +475,7 @@ function wire() {
       localStorage.setItem("lang", lang);
       translate();
       if (page.last) show(page.last);
+      showSetup(true);
     });
   }
   $("login").addEventListener("submit", async (e) => {
@@ -291,6 +526,7 @@ function wire() {
     e.preventDefault();
     command("/api/new-game", { fen: $("new-fen").value.trim() });
   });
+  wireSetup();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
