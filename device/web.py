@@ -577,6 +577,9 @@ class WebServer(Served):
                 answer = await asyncio.get_running_loop().run_in_executor(None, read)
             except ValueError as e:  # no board found, or no position the rules allow
                 return _error(422, f"no position read from the camera's frame: {e}")
+            except Exception:
+                log.exception("reading the position from frame %s failed", got["index"])
+                return _error(500, "reading the position failed: see the service's log")
         log.info("a set-up position read from frame %s for the page", got["index"])
         return web.json_response({"ok": True, "answer": {**answer, "frame": int(got["index"])}},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))

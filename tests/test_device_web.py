@@ -21,11 +21,11 @@ from device.render_source import RenderedSource
 from device.setup_reading import CORNER_NAMES
 from device.sources import Frame
 from rules.game import Game
-from rules.pdn import read_file, read_games
+from rules.pdn import read_games
 from rules.position import Position
-from tests.conftest import DATA
 from tests.device_helpers import wait_for
-from tests.web_helpers import TOKEN, bearer, call, real_game, rendered_corner, served, state
+from tests.web_helpers import (SETUP_GAME, TOKEN, UNSURE_SEED, bearer, call, real_game,
+                               rendered_corner, served, state)
 
 PLIES = 3
 
@@ -339,14 +339,6 @@ def test_the_arbiter_turns_a_reading_that_swapped_white_and_black(tmp_path):
 
 
 # -- a set-up position read from the camera (issue 17)
-
-#: An endgame (self-play game 43 of tests/data): a black king on 22 and four men against four
-#: white men; not the same turned half round.
-SETUP_GAME = read_file(str(DATA / "selfplay.pdn"))[42].game
-#: The rendering (seed 2) whose camera, 16 degrees off vertical, cannot tell that king from a
-#: man surely: it is read as a man and named unsure.
-UNSURE_SEED = 2
-
 
 def set_up_only() -> Game:
     return Game(start=SETUP_GAME.start, tags={"Event": "problem"})

@@ -16,8 +16,7 @@ from device.web import free_port
 from rules.game import Game
 from rules.pdn import read_games
 from tests.device_helpers import wait_for
-from tests.web_helpers import TOKEN, bearer, call, real_game, served, state
-from tests.test_device_web import SETUP_GAME, UNSURE_SEED
+from tests.web_helpers import SETUP_GAME, TOKEN, UNSURE_SEED, bearer, call, real_game, served, state
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

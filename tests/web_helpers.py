@@ -24,6 +24,12 @@ from rules.pdn import read_file
 from tests.conftest import DATA
 
 TOKEN = "s3cret-pin"
+#: An endgame set up (self-play game 43 of tests/data): a black king on 22 and four men
+#: against four white men; not the same turned half round.
+SETUP_GAME = read_file(str(DATA / "selfplay.pdn"))[42].game
+#: The rendering (`served`'s seed) whose camera, 16 degrees off vertical, cannot tell that king
+#: from a man surely: it is read as a man and named unsure.
+UNSURE_SEED = 2
 
 
 def real_game(plies: int | None = None) -> Game:
