@@ -104,6 +104,8 @@ def test_calibration_refuses_a_frame_that_is_not_the_start_position(renderer):
     watcher = BoardWatcher(WatchConfig(corner_46=frame.corner_46))
     with pytest.raises(CalibrationError):
         watcher.calibrate(frame.image)
+    # and leaves nothing behind: the camera view draws no failed attempt's board
+    assert watcher.calibration is None and watcher.king_limits() is None
 
 
 def test_a_man_the_colour_of_the_dark_squares_washed_out_by_a_glare_is_not_read_surely_empty(renderer):

@@ -209,6 +209,9 @@ class BoardWatcher:
                                       man_height=self.config.man_height, board=expected,
                                       location=location)
         location = cal.location
+        # (kept to be put back if the frame does not show the board: a failed calibration
+        # must leave nothing behind, or the camera view draws its outline as the board's)
+        before = (self.calibration, self._location, self._pose, self._size, self._anchor)
         self.calibration = cal
         self._location = location
         self._pose = pose
@@ -221,6 +224,7 @@ class BoardWatcher:
         wrong = [sq for sq in range(1, 51)
                  if colour(obs.reading(sq).content) != colour(expected.get(sq))]
         if len(wrong) > 3:
+            self.calibration, self._location, self._pose, self._size, self._anchor = before
             what = "the start position" if board is None else "the expected position"
             raise CalibrationError(
                 f"the calibration frame does not show {what} ({len(wrong)} squares "
