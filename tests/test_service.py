@@ -471,3 +471,37 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
             frame = source.read()
         second.close()
         assert second.arbiter.game.move_texts() == game.move_texts()
+
+
+def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes_on(tmp_path):
+    """The service is off while two moves are made: the resumed game's board shows another
+    position than the game's, so it is read with square 46's corner alone, and the arbiter
+    catches up.  It was then read uncalibrated for the rest of the game (squares unsure, moves
+    unrecorded); the first board the game accepts is learnt as the calibration."""
+    game = real_game()
+    source = RenderedSource(game, fps=6, seed=13)
+    source.open()
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        first = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S)
+        first.open_game()
+        while (frame := source.read()) is not None and first.arbiter.game.ply < 6:
+            first.process(frame)
+        first.close()
+        corner = first.watcher.calibration.orientation.corner_46
+        # two moves made while it was off; back when the board stands still after them
+        while frame is not None and not (source.truth.ply == 8 and not source.truth.hand):
+            frame = source.read()
+        assert frame is not None
+        second = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S,
+                           corner_46=corner)
+        second.open_game()
+        assert second.resumed
+        learnt_at = None
+        while frame is not None:
+            second.process(frame)
+            if learnt_at is None and second.watcher.calibration is not None:
+                learnt_at = second.arbiter.game.ply
+            frame = source.read()
+        second.close()
+        assert second.arbiter.game.move_texts() == game.move_texts()
+        assert learnt_at is not None and learnt_at >= 8  # learnt from a board the game accepted

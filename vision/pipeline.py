@@ -844,6 +844,9 @@ class BoardWatcher:
         cal, seen = self.calibration, self._settled
         self._settled = None
         self._confirmed = dict(board)
+        if cal is None and seen is not None and self.config.corner_46 is not None:
+            self._calibrate_on(board)
+            return
         if cal is None or seen is None or self._pose is None or seen.location is not self._location:
             return
         cells = cal.orientation.square_cells()
@@ -865,6 +868,23 @@ class BoardWatcher:
             kings = refit(cal.kings, seen.kings, men, self._pose)
             cal = replace(cal, man_height=kings.man_height, kings=kings)
         self.calibration = cal
+
+    def _calibrate_on(self, board: Mapping[int, Piece]) -> None:
+        """Uncalibrated (a resumed game whose board showed another position than the game's:
+        pieces moved while the companion was off, read with square 46's corner alone), the
+        first board the game accepts is learnt as a calibration: read by the uncalibrated
+        model for the rest of the game, squares stayed unsure and moves went unrecorded.  The
+        still board's frames are the ones just settled on; if they do not show ``board`` after
+        all, the watcher stays as it was."""
+        frame = self._still_frame()
+        if frame is None:
+            return
+        try:
+            self.calibrate(frame, board=board, location=self._location)
+        except (BoardNotFound, CalibrationError) as e:
+            log.info("the board the game accepted is not learnt yet: %s", e)
+            return
+        log.info("the board the game accepted is learnt: reading with a calibration from now on")
 
     def _refine(self, seen: _Reading, obs: Observation) -> None:
         """Teach the colour model what sure readings show: each sure cell's own look of what
