@@ -89,6 +89,8 @@ class MotionSample:
     hand: bool = False  # a hand over the board (a region from the table over squares)
     diff: np.ndarray | None = None  # the view's pixels that differ from the still board
     board_motion: float = 0.0  # ``motion`` within the playing area alone (the ring left out)
+    hand_px: np.ndarray | None = None  # the view's pixels of a hand over the board (no shade)
+    moved: np.ndarray | None = None  # the view's pixels changed since the previous frame
 
 
 def view_point(x: float, y: float) -> tuple[int, int]:
@@ -346,12 +348,14 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     ring = _ring_mask()
     delta = change_delta(view, previous, still, config, noise)
     motion = board_motion = 0.0
+    moved_px = None
     if previous is not None:
         # the ring too: a hand moving over the border, a piece held just off the board
         moved = tolerant_change(view, previous) > delta
         if moved.any():  # a shadow moving over the board is no motion of the board
             moved &= ~shade(view, previous, delta)
         motion = float(np.mean(moved))
+        moved_px = moved
         # and the playing area alone: an arm moving beside the board changes none of it
         board_motion = float(np.mean(moved[~ring]))
     intrusion = 0.0
@@ -389,4 +393,5 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     return MotionSample(view, motion, intrusion, changed, all_round, corners_changed,
                         None if moved is None else moved.astype(bool), ring_share, hand_cells,
                         beside, table, beside and table is not None and _near_change(table, changed),
-                        hand_seen, diff, board_motion)
+                        hand_seen, diff, board_motion, hand & ~shaded if hand_seen else None,
+                        moved_px)

@@ -78,6 +78,27 @@ def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
     return [padded[1 + dr:11 + dr, 1 + dc:11 + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
 
 
+#: A hand seen over the board this recently (seconds) and not seen leaving may still be there
+#: (`BoardWatcher._hand_kept`) ...
+_HAND_GONE_S = 0.5
+#: ... unless this share of its pixels changed since, or no longer differs from the still board.
+_HAND_LEAVING = 0.5
+
+
+def _held_cells(sample: MotionSample, kept: np.ndarray | None = None) -> np.ndarray:
+    """(10, 10, image cells) what a hand held still over the board covers: the cells of its
+    region from the table (or ``kept``, those it covered when last seen), and those beside each
+    grid corner it hides, with their neighbours (a hand's edge, its fingers' shadow)."""
+    cells = np.zeros((10, 10), dtype=bool)
+    for mask in (sample.hand_mask, kept):
+        if mask is not None:
+            cells |= mask
+    m = sample.corner_mask
+    if m is not None:
+        cells |= m[:-1, :-1] | m[:-1, 1:] | m[1:, :-1] | m[1:, 1:]
+    return np.logical_or.reduce([cells, *_neighbours(cells, False)])
+
+
 def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The mean of ``frames`` (at least one): a real camera's noise shrinks with the square root
     of their number."""
@@ -95,7 +116,10 @@ class WatchConfig:
     square 46 (None: learn it from the calibration frame); ``white_is_lighter``: the convention
     used when learning it; ``man_height``: a man's height in squares (None: measured);
     ``static_hand_s``: how long a "hand" (a change reaching in from the table over squares,
-    `vision.motion`) may stay perfectly still before it is taken as part of the board;
+    `vision.motion`) may stay perfectly still before the board is read around it, the squares
+    it covers occluded (a player's hand held over the board while thinking), and
+    ``static_absorb_s`` before it is taken as part of the board (the light changed, something
+    set down on the border);
     ``static_corners_s`` the same for grid corners hidden inside the board with no hand (a king
     near the edge); ``static_explained_s`` the same where the pieces that moved explain every
     such corner and changed pixel from the table (a king's side and shadow on an edge square):
@@ -118,6 +142,7 @@ class WatchConfig:
     man_height: float | None = None
     relocate_after_s: float = 1.0
     static_hand_s: float = 1.2
+    static_absorb_s: float = 6.0
     static_corners_s: float = 1.0
     static_explained_s: float = 0.1
     static_beside_s: float = 0.3
@@ -190,6 +215,12 @@ class BoardWatcher:
         self._offered: set[str] = set()
         self._quiet_read = 0  # how many frames the stretch had at its last reading
         self._offer: tuple[Settled, np.ndarray, _Reading] | None = None
+        # (time, view pixels, cells) of the hand last seen over the board, and its pixels that
+        # changed since (`_hand_kept`)
+        self._hand_last: tuple[float, np.ndarray | None, np.ndarray | None] | None = None
+        self._hand_left: np.ndarray | None = None
+        # (10, 10) the cells a hand held still over the board covers in this frame (`feed`)
+        self._occluding: np.ndarray | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
@@ -392,6 +423,7 @@ class BoardWatcher:
         or motion changed what stands on it, else None (and maybe a provisional board,
         `offered`)."""
         self._frames += 1
+        self._occluding = None
         self._last_frame, self._last_time = frame, time
         try:
             location = self._ensure_location(frame)
@@ -405,6 +437,7 @@ class BoardWatcher:
         previous = self._motion_base(time)
         noise = self._noise.update(view, previous)
         sample = measure(view, previous, self._still, cfg, noise)
+        sample = self._hand_kept(sample, time)
         moving = sample.motion > cfg.motion_share
         busy_at = time
         if moving and previous is not self._prev and self._prev is not None \
@@ -452,7 +485,17 @@ class BoardWatcher:
                           time - self._static_since,
                           "the pieces'" if explained else "a hand" if sample.hand else
                           "corners" if over else "a hand beside the board")
-                if sample.hand:
+                held = (over and not explained and time - self._static_since
+                        < self.config.static_absorb_s - 1e-9)
+                if held:
+                    # A hand held still over the board (a player thinking, a finger on the
+                    # piece to play): the board is read around it, the squares it covers
+                    # occluded (they tell nothing), and it never becomes part of the still
+                    # view.  Taken as the board, it was read as pieces (nine squares wrong at
+                    # 0.93-0.98), and once it left, its absence was a hand over the board.
+                    self._occluding = _held_cells(
+                        sample, self._hand_last[2] if self._hand_last is not None else None)
+                elif sample.hand:
                     self._still = view
                 elif over:  # the corners, not a hand beside the board
                     self._still = settled_view(view, self._still, sample.from_table)
@@ -479,6 +522,35 @@ class BoardWatcher:
         if time - self._last_busy < self.config.still_s - 1e-9:
             return None
         return self._settle(self._still_frame(), time, complete=False)
+
+    def _hand_kept(self, sample: MotionSample, time: float) -> MotionSample:
+        """``sample``, with the hand seen over the board last kept when this frame shows none
+        but it has not left: a hand does not vanish without moving away.  Seen within
+        `_HAND_GONE_S`, most of its pixels still differ from the still board and few of them
+        changed since (a finger or two moved; a hand leaving changes all of them): it is still
+        there, though its arm matched the border's colour in this frame and did not reach the
+        table.  A hand hovering over two men flickered so, and the board was read under it
+        (two men "turned black")."""
+        if sample.hand:
+            self._hand_last = (time, sample.hand_px, sample.hand_mask)
+            self._hand_left = None
+            return sample
+        if self._hand_last is None or sample.diff is None:
+            return sample
+        seen, px, cells = self._hand_last
+        if px is None or px.shape != sample.diff.shape or time - seen > _HAND_GONE_S + 1e-9:
+            self._hand_last = None
+            return sample
+        left = self._hand_left if self._hand_left is not None else np.zeros_like(px)
+        if sample.moved is not None and sample.moved.shape == px.shape:
+            left = left | (sample.moved & px)
+        self._hand_left = left
+        area = max(int(px.sum()), 1)
+        if left.sum() > _HAND_LEAVING * area or (sample.diff & px).sum() < (1 - _HAND_LEAVING) * area:
+            self._hand_last = None
+            return sample
+        # (its cells are not this frame's: squares seen empty beside it still count as lifts)
+        return replace(sample, hand=True)
 
     def _quiet_stretch(self, frame: np.ndarray, sample: MotionSample, time: float,
                        previous: np.ndarray | None) -> None:
@@ -777,7 +849,7 @@ class BoardWatcher:
                                          2 if probs[r, c, 0] > _LIFT_SURE else 1)
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
-        obs = self.read(frame, time)
+        obs = self.read(frame, time, occluded=self._occluding)
         seen = self._last_read
         assert seen is not None
         changed = self._reference is None or obs.text() != self._reference.text()
