@@ -184,3 +184,36 @@ def test_a_piece_put_down_and_taken_before_the_board_is_still_is_seen_placed(rou
     assert first.to_square in {sq for s in settled for sq in s.placed}
     other = 15 - first.to_square  # 7 <-> 8
     assert other not in {sq for s in settled for sq in s.placed}
+
+
+def test_a_hand_held_still_over_the_board_is_read_around_and_never_taken_as_pieces():
+    """A player thinks with a hand held still over the board for three seconds, then takes it
+    away (the other renderer's hovering hands).  It was taken as part of the board after 1.2 s
+    and read as pieces: men "turned black" under it, Art. 27 named.  The board is read around
+    it, the squares it covers occluded (they tell nothing); once it has gone the board is read
+    whole, as it stands."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    cam = Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=800.0)
+    renderer, pieces, light = Renderer(), Position.start().pieces(), Lighting(noise=2.0)
+    hover = Hand(x_mm=200, y_mm=260, from_deg=90, height_mm=60, size=1.0, sleeve_mm=300)
+    images = [renderer.render(pieces, cam, Style(), light, seed=i).image for i in range(5)]
+    images += [renderer.render(pieces, cam, Style(), light, hand=hover, seed=10 + i).image
+               for i in range(30)]
+    images += [renderer.render(pieces, cam, Style(), light, seed=50 + i).image for i in range(5)]
+    watcher = BoardWatcher(WatchConfig(corner_46=renderer.render(pieces, cam).corner_46))
+    watcher.calibrate(images[0])
+    covered = set(renderer.render(pieces, cam, Style(), light, hand=hover).occluded)
+    assert covered, "the hand covers squares"
+    settled = [(i, s) for i, image in enumerate(images)
+               if (s := watcher.feed(image, 0.1 * i)) is not None]
+    under = [s for i, s in settled if 5 <= i < 35]
+    assert under, "the board is read around the held hand"
+    for s in under:
+        obs = s.observation
+        assert covered <= set(obs.occluded)
+        # what the camera reads confidently is the board as it stands
+        assert all(obs.reading(sq).content == pieces.get(sq) for sq in range(1, 51)
+                   if not obs.reading(sq).occluded)
+    after = [s for i, s in settled if i >= 35]
+    assert after and after[-1].observation.board() == pieces and not after[-1].observation.occluded
