@@ -14,7 +14,10 @@ in a dim room its noise is several grey levels.  So views are never compared pix
   change;
 - *thresholds from the scene's own noise*: a change counts beyond the larger of a contrast for
   the scene's light (`pixel_delta`) and a multiple of the median change between consecutive
-  frames (the noise floor, measured on every frame).
+  frames (the noise floor, measured on every frame);
+- *shades told from things* (`shade`): a shadow lying over the board, or the light changing
+  there, is the reference scaled evenly (the squares' pattern stands under it): no change, no
+  motion, and no hand, though it reaches in from the table beside a hand at rest.
 
 Three measures:
 
