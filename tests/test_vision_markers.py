@@ -174,8 +174,13 @@ def test_a_watcher_with_markers_reads_a_game(game_run):
     moves, frames, out, watcher = game_run
     assert len(out) == len(moves)
     for f, s in out:
-        assert not f.occluded
-        assert s.observation.board() == f.pieces
+        obs = s.observation
+        # a hand resting at the edge may lie over a corner of a square: the board is read
+        # beside it (its shadow is no hand), every square as it stands, or the square it
+        # covers is given as occluded
+        assert {sq: p for sq, p in obs.board().items() if sq not in obs.occluded} == \
+            {sq: p for sq, p in f.pieces.items() if sq not in obs.occluded}
+        assert set(obs.occluded) <= set(f.occluded)
         # (the order of a capture's squares follows what the hand let the camera see first)
         assert set(s.lifted) == set(f.lifted)
     # the watcher took square 46's corner from the markers
