@@ -116,9 +116,7 @@ def test_a_king_move_settles_as_soon_as_the_hand_has_left(renderer):
 
 @pytest.mark.parametrize("tilt, yaw", [(40.0, -15.0), (25.0, 160.0)])
 def test_kings_moved_onto_and_off_edge_squares_settle_as_soon_as_the_hand_has_left(
-        renderer, tilt, yaw, request):
-    if (tilt, yaw) == (25.0, 160.0):
-        differs_on_opencv_46(request, "the king crowned on 5 is not among the settled boards")
+        renderer, tilt, yaw):
     # A piece on an edge square, seen obliquely, and its shadow reach over the border ring,
     # where an arm crossing in shows; but only the ring's inner half, beside the board: an arm
     # crosses its outer half too.  Such a board used to wait `WatchConfig.static_hand_s` (1.2 s)

@@ -6,6 +6,8 @@ cases were found."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -63,6 +65,7 @@ def test_men_spread_over_the_board_teach_a_mans_height(renderer):
     likely kings in the readings, more of them are read as kings, and still no man is where the
     camera can tell (nor surely where it is at its limit, `vision.kings.SURE_PX`)."""
     cam, style, light, _ = drawn(0, 1)
+    light = replace(light, sheen=0.0)  # (the scene this was found in: no lamp mirrored in the men)
     watcher = calibrated_watcher(renderer, cam, style, light)
     true_height = style.man_height
     first = watcher.calibration.man_height
