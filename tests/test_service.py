@@ -440,6 +440,17 @@ def test_the_configured_corners_place_the_board_and_a_moved_board_is_found(tmp_p
     assert moved.arbiter.game.move_texts() == played
 
 
+def _record_until(source, store, plies: int):
+    """A companion recording ``source`` until ``plies`` are recorded, then closed (the service
+    going down): it, and the next frame."""
+    first = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S)
+    first.open_game()
+    while (frame := source.read()) is not None and first.arbiter.game.ply < plies:
+        first.process(frame)
+    first.close()
+    return first, frame
+
+
 @pytest.mark.parametrize("phase", ["carry", "reach"])
 def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, phase):
     """The service restarts (after SIGKILL, a full disk, a hung camera) while a player's hand
@@ -452,11 +463,7 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
     source = RenderedSource(game, fps=6, seed=13)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
-        first = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S)
-        first.open_game()
-        while (frame := source.read()) is not None and first.arbiter.game.ply < 6:
-            first.process(frame)
-        first.close()
+        first, frame = _record_until(source, store, 6)
         assert first.arbiter.game.move_texts() == game.move_texts()[:6]
         # down for a moment: back while the next move's hand is over the board
         while frame is not None and not (source.truth.phase == phase and source.truth.hand
@@ -482,11 +489,7 @@ def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes
     source = RenderedSource(game, fps=6, seed=13)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
-        first = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S)
-        first.open_game()
-        while (frame := source.read()) is not None and first.arbiter.game.ply < 6:
-            first.process(frame)
-        first.close()
+        first, frame = _record_until(source, store, 6)
         corner = first.watcher.calibration.orientation.corner_46
         # two moves made while it was off; back when the board stands still after them
         while frame is not None and not (source.truth.ply == 8 and not source.truth.hand):
