@@ -341,6 +341,9 @@ class Companion:
         self._configured_unconfirmed = False
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
+        # (kinds apart, still picture): of the still pictures that showed a set-up position
+        # too faintly to be sure, the one that showed it best (`_calibration`)
+        self._set_up_best: "tuple[float, np.ndarray] | None" = None
         self._set_up_hinted = False
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
@@ -411,6 +414,14 @@ class Companion:
             return
         # the still stretch's mean: in a dim room one frame's noise blurs the colours learnt
         image = mean_frame(self._still_frames)
+        if self._set_up_best is not None and self._calibrate_since is not None \
+                and now - self._calibrate_since >= SET_UP_TRUST_S:
+            # A set-up position given, shown faintly for a while: it is taken as given, on the
+            # picture that showed it best.  The players may have moved meanwhile (quick play: a
+            # 2-ply endgame was over before the trust came, and the board after it was learnt
+            # as the set-up position, its moved pieces' squares wrong); what they played since
+            # is then seen as play from it, and recorded.
+            image = self._set_up_best[1]
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(image, board, now)
         except (BoardNotFound, CalibrationError) as e:
@@ -573,6 +584,9 @@ class Companion:
                            "another position, set it up and start again", logging.WARNING)
             elif apart < (START_KINDS_APART if board is None else SET_UP_KINDS_APART):
                 what = "start" if board is None else "set-up"
+                if board is not None and (self._set_up_best is None
+                                          or apart > self._set_up_best[0]):
+                    self._set_up_best = (apart, image)
                 raise CalibrationError(
                     f"the board does not show the {what} position: its empty squares and both "
                     f"sides' pieces do not look apart where they stand in it ({apart:.2f} "

@@ -248,3 +248,23 @@ def test_a_set_up_given_is_taken_after_a_while_with_a_warning(tmp_path, caplog, 
     assert c._calibrated
     [note] = said(caplog, "The set-up position is taken as given")
     assert "set it up and start again" in note
+
+
+def test_a_faint_set_up_played_on_before_it_is_trusted_is_recorded_from_it(tmp_path, caplog,
+                                                                           monkeypatch):
+    """A set-up whose colours never stand clearly apart, played on quickly: the players were
+    done before `SET_UP_TRUST_S` had passed (the other renderer's selfplay-39 at quick play: a
+    2-ply endgame was over by then).  The board after their moves was learnt as the set-up
+    position, so nothing differed from it and not one move was recorded.  The position given is
+    taken on the picture that showed it best, and what was played since is recorded from it."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    frames = list(game_frames(SETUP, SETUP_GAME.moves[:PLIES], fps=4, camera=CAMERA, style=Style(),
+                              lighting=Lighting(), seed=3, **clean(pause_s=1.0, end_s=4.0)))
+    last_hand = max(f.time for f in frames if f.hand)
+    monkeypatch.setattr(service, "SET_UP_KINDS_APART", float("inf"))  # never shown clearly
+    monkeypatch.setattr(service, "SET_UP_TRUST_S", last_hand + 1.0)  # trusted once all is played
+    c, events = watch(tmp_path, frames, start=SETUP)
+    assert said(caplog, "The set-up position is taken as given")
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == TEXTS
+    assert_recorded_from_the_set_up(c.pdn())
