@@ -55,3 +55,40 @@ def test_blitz_with_a_hand_fidgeting_at_the_edge_after_every_move_is_recorded_mo
     assert not [e for e in seen if isinstance(e, (Irregularity, TouchMove))], \
         [str(e) for e in seen]
     assert c.arbiter.game.move_texts() == game.move_texts()
+
+
+def test_a_board_seen_in_passing_teaches_no_colours(tmp_path: Path, monkeypatch):
+    # A board in passing is read while the view is busy beside it: its squares may show a
+    # hand's shadow or a captured man on its way off.  Taught as what the game puts there, three
+    # empty dark squares in a dim room read as dark men from then on (the other renderer's
+    # selfplay-30, a false Art. 27).  Only boards read from a still view teach the colours.
+    from vision.pipeline import BoardWatcher
+
+    taught: list[tuple[bool, object, object]] = []  # (in passing, colours before, after)
+    accept, confirm = BoardWatcher.accept, BoardWatcher.confirm
+    passing = {"now": False}
+
+    def accepting(self, settled):
+        passing["now"] = True
+        before = self.calibration.colours
+        accept(self, settled)
+        taught.append((True, before, self.calibration.colours))
+
+    def confirming(self, board):
+        before = self.calibration.colours if self.calibration is not None else None
+        confirm(self, board)
+        if passing["now"]:
+            taught.append((True, before, self.calibration.colours))
+        passing["now"] = False
+
+    monkeypatch.setattr(BoardWatcher, "accept", accepting)
+    monkeypatch.setattr(BoardWatcher, "confirm", confirming)
+    game = opening(14)
+    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=0.6)
+    source = RenderedSource(game, fps=6, seed=11, pace=pace)
+    c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=None, start=game.start)
+    c.run(threading.Event())
+    assert c.arbiter.game.move_texts() == game.move_texts()
+    assert taught, "no board was taken in passing: the scene no longer tests this"
+    assert all(before is after for _, before, after in taught)

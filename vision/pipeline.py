@@ -622,7 +622,7 @@ class BoardWatcher:
             raise ValueError("only the last provisional board offered can be accepted")
         _, frame, seen = self._offer
         self._offer = None
-        self._commit(frame, seen, settled.observation)
+        self._commit(frame, seen, settled.observation, teach=False)
         self._offered.clear()
 
     def _motion_base(self, time: float) -> np.ndarray | None:
@@ -882,9 +882,14 @@ class BoardWatcher:
         return [sq for sq in range(1, 51)
                 if colour(sq, ref) is not None and colour(sq, obs) != colour(sq, ref)]
 
-    def _commit(self, frame: np.ndarray, seen: _Reading, obs: Observation) -> None:
+    def _commit(self, frame: np.ndarray, seen: _Reading, obs: Observation, teach: bool = True
+                ) -> None:
         """``obs`` (read from ``frame`` as ``seen``) is the still board from now on: the episode
-        ends, the still view and the colours learn from it."""
+        ends, the still view and (``teach``) the colours learn from it.  A provisional board
+        (`accept`) teaches no colours: it was read while the view was busy beside it, and what
+        its squares showed may be a hand's shadow or a captured man on its way off.  Taught as
+        the empty squares' look under the game's board, three empty dark squares in a dim room
+        read as dark men from then on (the other renderer's selfplay-30: a false Art. 27)."""
         self._passing = Passing()
         self._offer = None
         if self._location is not None:
@@ -894,9 +899,9 @@ class BoardWatcher:
         self._hand_seen = False
         self._last_busy = None
         self._unsure_cells = self._untaught()
-        if self.calibration is not None:
+        if self.calibration is not None and teach:
             self._refine(seen, obs)
-        self._settled = seen
+        self._settled = seen if teach else None
         self._reference = obs
 
     def confirm(self, board: Mapping[int, Piece]) -> None:
