@@ -170,15 +170,18 @@ def test_a_far_camera_reads_its_kings_as_likely_kings_and_no_piece_surely(render
     assert at_limit >= 16  # most of the 32 pieces stand where the camera is at its limit
 
 
-@pytest.mark.parametrize("tilt, dist, says", [(22.0, 1600.0, "far from the board"),
-                                               (4.0, 800.0, "nearly above the board")])
-def test_one_photo_says_why_kings_cannot_be_told_surely(renderer, tilt, dist, says):
+@pytest.mark.parametrize("tilt, dist, says, code", [
+    (22.0, 1600.0, "far from the board", "kings_camera_far"),
+    (4.0, 800.0, "nearly above the board", "kings_top_down")])
+def test_one_photo_says_why_kings_cannot_be_told_surely(renderer, tilt, dist, says, code):
     """`frisian-companion read` warns when kings cannot be told surely, and why: a camera far
-    from the board, or one nearly above it (each needs another fix: nearer, or more tilted)."""
+    from the board, or one nearly above it (each needs another fix: nearer, or more tilted);
+    the warning's code says which, for the club's screen to say it in Dutch."""
     cam = Camera(tilt_deg=tilt, yaw_deg=30.0, distance_mm=dist)
     frame = renderer.render(POSITIONS[0], cam, Style(), Lighting(noise=1.0), seed=5).image
     warnings = [w for w in read_image(frame).warnings if w.startswith("kings cannot be told")]
     assert len(warnings) == 1 and says in warnings[0], warnings
+    assert warnings[0].code == code
 
 
 def test_calibrating_names_the_squares_where_kings_cannot_be_told_surely(renderer, request):

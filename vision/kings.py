@@ -55,6 +55,7 @@ import cv2
 import numpy as np
 
 from vision.colours import two_means
+from vision.notes import Note
 from vision.pose import Pose
 from vision.squares import MAN_HEIGHT, MARGIN, BoardView
 
@@ -175,32 +176,38 @@ def separation_px(pose: Pose, points: np.ndarray, man_height: float, square_px: 
 
 
 def limit_warning(pose: Pose, man_height: float, square_px: float,
-                  cells: Sequence[tuple[int, int]], names: Sequence[str]) -> str | None:
+                  cells: Sequence[tuple[int, int]], names: Sequence[str]) -> Note | None:
     """Why kings cannot be told from men surely from where the camera stands, with the fix, or
     None where it can tell them everywhere: nearly above the board (never, `CANNOT_TELL_MAX`);
     a king's top under `SURE_PX` pixels from a man's at the board's centre (the camera far from
     the board, or little tilted); or under it on those of the image ``cells`` ([row, col], named
     ``names``) nearest the camera's foot, where readings stay unsure (`UNSURE_KING_MAX`)."""
     if pose.top_down:
-        return (f"kings cannot be told from men: the camera is nearly above the board "
-                f"({pose.tilt_deg:.0f} deg off vertical); tilt it 20 to 45 degrees")
+        return Note("kings_top_down", f"kings cannot be told from men: the camera is nearly above "
+                    f"the board ({pose.tilt_deg:.0f} deg off vertical); tilt it 20 to 45 degrees",
+                    tilt=float(pose.tilt_deg))
     centre = float(separation_px(pose, np.array([[5.0, 5.0]]), man_height, square_px)[0])
     if centre < SURE_PX:
         if pose.tilt_deg >= 20.0:
             where, fix = "the camera is far from the board", "bring it closer"
+            code, values = "kings_camera_far", {}
         else:
             where = f"the camera is only {pose.tilt_deg:.0f} deg off vertical"
             fix = "tilt it further, 20 to 45 degrees, or bring it closer"
-        return (f"kings cannot be told from men surely: a king's top is only {centre:.1f} pixels "
-                f"from a man's ({where}, {square_px:.0f} pixels a square); {fix}")
+            code, values = "kings_camera_steep", {"tilt": float(pose.tilt_deg)}
+        return Note(code, f"kings cannot be told from men surely: a king's top is only {centre:.1f} "
+                    f"pixels from a man's ({where}, {square_px:.0f} pixels a square); {fix}",
+                    px=centre, square_px=float(square_px), **values)
     centres = np.array([(c + 0.5, r + 0.5) for r, c in cells]).reshape(-1, 2)
     seps = separation_px(pose, centres, man_height, square_px)
     near = [name for name, sep in zip(names, seps) if sep < SURE_PX]
     if not near:
         return None
-    return (f"kings cannot be told from men surely on {len(near)} square(s) nearest the camera "
-            f"({', '.join(near[:10])}{' ...' if len(near) > 10 else ''}): a king's top is under "
-            f"{SURE_PX:g} pixels from a man's there; tilt the camera further or bring it closer")
+    named = f"{', '.join(near[:10])}{' ...' if len(near) > 10 else ''}"
+    return Note("kings_near_camera", f"kings cannot be told from men surely on {len(near)} "
+                f"square(s) nearest the camera ({named}): a king's top is under {SURE_PX:g} pixels "
+                "from a man's there; tilt the camera further or bring it closer",
+                count=len(near), cells=named, sure_px=SURE_PX)
 
 
 def _heights_from_extent(extent: np.ndarray, per_unit: np.ndarray, pose_height: float) -> np.ndarray:
@@ -706,7 +713,7 @@ class PhotoFit:
     colour_noise_px: tuple[float, float] = (float("nan"), float("nan"))
     colour_lost: tuple[bool, bool] = (False, False)
 
-    def warning(self) -> str | None:
+    def warning(self) -> Note | None:
         """Why no king (or none of one piece colour) is read surely from this photo, or None."""
         if self.trusted:
             lost = [(name, v) for name, v, gone in zip(("lighter", "darker"), self.colour_noise_px,
@@ -714,16 +721,17 @@ class PhotoFit:
             if not lost:
                 return None
             name, v = lost[0]
-            return (f"kings of the {name} pieces cannot be told from men surely in this photo: "
-                    f"their tops scatter by {v:.1f} pixels (a top lost against the squares, "
-                    "glare or blur): they are read as men")
+            return Note("kings_colour_scatter", f"kings of the {name} pieces cannot be told from "
+                        f"men surely in this photo: their tops scatter by {v:.1f} pixels (a top "
+                        "lost against the squares, glare or blur): they are read as men",
+                        colour=name, px=float(v))
         if self.men < PHOTO_REFERENCE_MIN:
-            return (f"kings cannot be told from men surely: too few men to compare with "
-                    f"({self.men} of {self.pieces} pieces; the men are the height reference): "
-                    "every piece is read as a man")
-        return (f"kings cannot be told from men surely in this photo: the men's tops scatter by "
-                f"{self.noise_px:.1f} pixels (odd pieces, a glossy top, blur or a misread "
-                "board): every piece is read as a man")
+            return Note("kings_few_men", f"kings cannot be told from men surely: too few men to "
+                        f"compare with ({self.men} of {self.pieces} pieces; the men are the height "
+                        "reference): every piece is read as a man", men=self.men, pieces=self.pieces)
+        return Note("kings_scatter", f"kings cannot be told from men surely in this photo: the men's "
+                    f"tops scatter by {self.noise_px:.1f} pixels (odd pieces, a glossy top, blur or "
+                    "a misread board): every piece is read as a man", px=float(self.noise_px))
 
 
 def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: float,

@@ -4,9 +4,10 @@ The reading is in the image's own terms: the four corners of the playing area (t
 top-right, bottom-right, bottom-left as seen in the image), the 10x10 grid as seen (row 0 along
 the top edge; ``.`` empty, ``w``/``b`` for the lighter/darker piece colour, upper case for a
 king), the parity (row + col) % 2 of the dark squares, and warnings (pieces on light squares,
-uncertain cells).  Nothing is assumed about which side is which or where square 46 is, unless
-the photo shows the four ArUco markers of `vision.markers` beside the board's corners: then the
-board is found by them ("found by: markers") and they say which image corner square 46 is at.
+uncertain cells; each a `vision.notes.Note`, an English sentence with a stable code).
+Nothing is assumed about which side is which or where square 46 is, unless the photo shows the
+four ArUco markers of `vision.markers` beside the board's corners: then the board is found by
+them ("found by: markers") and they say which image corner square 46 is at.
 
 Kings (`vision.kings.photo_kings`): no position is known, so the men in the same photo are the
 height reference (most pieces are men); a piece is a king, upper case, when its top stands as
@@ -32,6 +33,7 @@ from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
 from vision.kings import PHOTO_SURE_PX, KingEvidence, limit_warning, photo_kings
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
+from vision.notes import Note
 from vision.pose import estimate_pose
 from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours
 
@@ -153,21 +155,23 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
         rows.append(line)
     warnings = []
     if seen and fix is None:
-        warnings.append(f"only {len(seen)} of the 4 markers seen (ID "
-                        f"{', '.join(map(str, sorted(seen)))}): found by the checker pattern")
+        ids = ", ".join(map(str, sorted(seen)))
+        warnings.append(Note("markers_partial", f"only {len(seen)} of the 4 markers seen (ID "
+                             f"{ids}): found by the checker pattern", seen=len(seen), ids=ids))
     on_light = [(r, c) for r in range(10) for c in range(10)
                 if best[r, c] and (r + c) % 2 != dark_parity]
     on_dark = int(sum(1 for r in range(10) for c in range(10)
                       if best[r, c] and (r + c) % 2 == dark_parity))
     if on_light:
-        warnings.append(
+        warnings.append(Note(
+            "pieces_on_light",
             f"{len(on_light)} piece(s) stand on light squares ({on_dark} on dark ones): the "
-            "board is set up wrongly or turned (Art. 5 and 26)")
+            "board is set up wrongly or turned (Art. 5 and 26)", count=len(on_light), on_dark=on_dark))
     low = [(r, c) for r in range(10) for c in range(10) if conf[r, c] < LOW_CONFIDENCE]
     if low:
-        cells = ", ".join(f"({r},{c})" for r, c in low[:10])
-        warnings.append(f"{len(low)} cell(s) read with low confidence: {cells}"
-                        + (" ..." if len(low) > 10 else ""))
+        cells = ", ".join(f"({r},{c})" for r, c in low[:10]) + (" ..." if len(low) > 10 else "")
+        warnings.append(Note("low_confidence", f"{len(low)} cell(s) read with low confidence: {cells}",
+                             count=len(low), cells=cells))
     pieces = [(r, c) for r in range(10) for c in range(10) if best[r, c]]
     # the squares near the camera's foot where it cannot tell, of those the reading leaves unsure
     near = [(r, c) for r, c in pieces if sep[r, c] < PHOTO_SURE_PX or not readable]
@@ -178,14 +182,16 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
     if fit.warning() and not pose.top_down:
         warnings.append(fit.warning())
     if unsure_kings:
-        warnings.append(f"{len(unsure_kings)} piece(s) look like kings but the camera cannot tell "
-                        "a king from a man surely there, read as men: "
-                        + ", ".join(f"({r},{c})" for r, c in unsure_kings) + "; check them")
+        cells = ", ".join(f"({r},{c})" for r, c in unsure_kings)
+        warnings.append(Note("unsure_kings", f"{len(unsure_kings)} piece(s) look like kings but the "
+                             "camera cannot tell a king from a man surely there, read as men: "
+                             f"{cells}; check them", count=len(unsure_kings), cells=cells))
     if fix is None and location.corners_found < 40:
-        warnings.append(f"only {location.corners_found} of 81 grid corners seen: the board "
-                        "outline may be off")
+        warnings.append(Note("few_grid_corners", f"only {location.corners_found} of 81 grid "
+                             "corners seen: the board outline may be off",
+                             found=location.corners_found))
     if model.piece_contrast < 25 and np.count_nonzero(best) > 1:
-        warnings.append("the two piece colours are hard to tell apart")
+        warnings.append(Note("colours_alike", "the two piece colours are hard to tell apart"))
     reading = ImageReading(
         corners=tuple((float(x), float(y)) for x, y in location.corners),
         grid=tuple(rows), dark_parity=int(dark_parity),
