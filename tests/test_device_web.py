@@ -425,7 +425,15 @@ def test_a_reading_names_the_squares_it_is_unsure_of_with_their_alternative(tmp_
     assert read["orientation"] == {"corner_46": CORNER_NAMES[truth], "by": "calibration", "sure": True}
     assert read["unsure"] == [{"square": 22, "read": "b", "alternative": "B", "why": "king"}]
     assert read["fen"] == SETUP_GAME.start.fen().replace("BK22", "B22")
-    assert any("kings cannot be told from men surely" in w for w in read["warnings"])
+    # the camera's limit, said in both languages by its code (the page says it in its own)
+    [limit] = [w for w in read["warnings"] if w["code"].startswith("kings_")]
+    assert limit["code"] == "kings_camera_steep", read["warnings"]
+    assert limit["text"]["en"].startswith("kings cannot be told from men surely: a king's top is only ")
+    assert limit["text"]["nl"].startswith("dammen zijn niet zeker van schijven te onderscheiden: "
+                                          "de bovenkant van een dam ligt maar ")
+    assert "graden uit het lood" in limit["text"]["nl"] and "pixels" in limit["text"]["nl"]
+    # the unsure king is said as its square, not again as the reader's warning
+    assert not [w for w in read["warnings"] if w["code"] in ("unsure_kings", "low_confidence")]
 
 
 def test_without_an_orientation_known_the_reading_says_it_guessed(tmp_path, unsure_frame):
@@ -442,7 +450,12 @@ def test_without_an_orientation_known_the_reading_says_it_guessed(tmp_path, unsu
     assert read["orientation"] == {"corner_46": "bottom-right", "by": "guess", "sure": False}
     assert read["fen"] == turned(SETUP_GAME.start.fen().replace("BK22", "B22"))
     assert read["unsure"] == [{"square": 29, "read": "b", "alternative": "B", "why": "king"}]
-    assert any("cannot be at the top-right" in w for w in read["warnings"])
+    [passed_over] = [w for w in read["warnings"] if w["code"] == "orientation_impossible"]
+    assert passed_over["text"] == {
+        "en": "square 46 cannot be at the top-right of this picture (as configured): that corner "
+              "is a light square here; was the camera turned?",
+        "nl": "veld 46 kan niet rechtsboven in dit beeld liggen (zoals ingesteld): die hoek is "
+              "hier een licht veld; is de camera gedraaid?"}
 
 
 def test_a_reading_takes_the_darker_pieces_for_whites_when_the_service_does(tmp_path, unsure_frame):
@@ -451,6 +464,34 @@ def test_a_reading_takes_the_darker_pieces_for_whites_when_the_service_does(tmp_
         read = call(url, "POST", {}, bearer())[1]["answer"]
     assert read["fen"] == "W:W22,25,32,35,37:B9,13,19,29"
     assert read["unsure"] == [{"square": 22, "read": "w", "alternative": "W", "why": "king"}]
+
+
+def test_every_warning_of_a_reading_can_be_said_in_dutch():
+    """Every code the reader and the set-up reading warn with has a Dutch sentence, which
+    names only the values that code's warnings carry; numbers take a decimal comma."""
+    import pickle
+    import string
+
+    from device.setup_reading import CODES, WARNINGS_NL, Said
+    from vision.notes import CODES as READER_CODES
+    from vision.notes import Note
+
+    codes = {**READER_CODES, **CODES}
+    assert set(WARNINGS_NL) == set(codes)
+    for code, template in WARNINGS_NL.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        assert fields <= set(codes[code]), (code, fields)
+    note = Note("kings_colour_scatter", "kings of the darker pieces cannot be told from men "
+                "surely in this photo: ...", colour="darker", px=3.25)
+    assert pickle.loads(pickle.dumps(note)).values == note.values
+    said = Said.of(note)
+    assert said.say("en") == str(note) and said.say("fr") == str(note)
+    assert said.say("nl").startswith("dammen van de donkere stukken zijn op deze foto niet zeker")
+    assert "wijken 3,2 pixels af" in said.say("nl")
+    with pytest.raises(ValueError, match="no warning code"):
+        Note("kings_in_the_dark", "?")
+    with pytest.raises(ValueError, match="names"):
+        Note("kings_scatter", "?", pixels=3.0)
 
 
 def test_no_frame_yet_or_no_board_in_it_is_a_clear_error(tmp_path):

@@ -238,13 +238,23 @@ def test_a_position_read_from_the_camera_is_corrected_and_played_from(tmp_path, 
         assert page.input_value("#setup-fen") != read  # a half turn off
         page.click("#setup-half-turn")
         expect(page.locator("#setup-fen")).to_have_value(read)
-        expect(page.locator("#setup-orientation")).to_contain_text("top left")
+        expect(page.locator("#setup-orientation")).to_have_text(
+            "Square 46 is at the top left of the picture: the arbiter turned the position half round.")
+        page.click("#setup-half-turn")  # turned back: the reading's own guess again
+        expect(page.locator("#setup-orientation")).to_contain_text("could not be told")
+        page.click("#setup-half-turn")
+        expect(page.locator("#setup-orientation")).to_contain_text("the arbiter turned")
+        limit = page.locator('#setup-warnings li[data-code="kings_camera_steep"]')
+        expect(limit).to_contain_text("kings cannot be told from men surely")
         expect(page.locator("#setup-board .unsure-mark")).to_have_count(1)
         expect(page.locator("#setup-unsure li")).to_have_text(
             ["22: black man, may be black king (the camera cannot tell a king from a man there)"])
         assert page.locator("#setup-board svg .piece").count() == len(SETUP_GAME.start.pieces())
         page.click("#lang-nl")
         expect(page.locator("#setup-unsure li")).to_contain_text(["22: zwarte schijf, misschien zwarte dam"])
+        expect(page.locator("#setup-orientation")).to_contain_text("de arbiter heeft de stelling half omgedraaid")
+        expect(limit).to_contain_text("dammen zijn niet zeker van schijven te onderscheiden")
+        screenshot(page, "setup-panel-nl", "#setup")
         page.click("#lang-en")
         screenshot(page, "setup-panel", "#setup")
         square = page.locator('#setup-board rect.square[data-square="22"]')

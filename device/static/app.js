@@ -32,6 +32,7 @@ const WORDS = {
       markers: "Square 46 is at the {corner} of the picture, as the markers show.",
       configuration: "Square 46 is at the {corner} of the picture, as configured.",
       guess: "Which side is White's could not be told: square 46 is taken to be at the {corner} of the picture. If White and Black are the wrong way round, turn it half round.",
+      arbiter: "Square 46 is at the {corner} of the picture: the arbiter turned the position half round.",
     },
     bad_fen: "Not a position: write it as W:W31,32,K5:B1,K46",
     status: {
@@ -68,6 +69,7 @@ const WORDS = {
       markers: "Veld 46 ligt {corner} in het beeld, zoals de markers tonen.",
       configuration: "Veld 46 ligt {corner} in het beeld, zoals ingesteld.",
       guess: "Welke kant wit is, was niet te zien: veld 46 is {corner} in het beeld genomen. Staan wit en zwart verkeerd om, draai het dan half om.",
+      arbiter: "Veld 46 ligt {corner} in het beeld: de arbiter heeft de stelling half omgedraaid.",
     },
     bad_fen: "Geen stelling: schrijf haar als W:W31,32,K5:B1,K46",
     status: {
@@ -314,12 +316,14 @@ function showSetup(keepFen) {
     list.appendChild(li);
   }
   const o = setup.orientation;
-  setText("setup-orientation", o ? w.by[o.by].replace("{corner}", w.corners[o.corner_46] || o.corner_46) : "");
+  const by = o && (o.turned ? "arbiter" : o.by);
+  setText("setup-orientation", o ? w.by[by].replace("{corner}", w.corners[o.corner_46] || o.corner_46) : "");
   const notes = $("setup-warnings");
   notes.replaceChildren();
-  for (const text of setup.warnings) {
+  for (const warning of setup.warnings) {  // said in each language by the server, by its code
     const li = document.createElement("li");
-    li.textContent = text;
+    li.dataset.code = warning.code;
+    li.textContent = warning.text[page.lang] || warning.text.en;
     notes.appendChild(li);
   }
 }
@@ -349,7 +353,7 @@ async function readPosition() {
   const got = answer.answer;
   loadSetup(got.fen);
   setup.unsure = new Map(got.unsure.map((u) => [u.square, u]));
-  setup.orientation = got.orientation;
+  setup.orientation = { ...got.orientation, turned: false };
   setup.warnings = got.warnings;
   showSetup(false);
   say(words().done, true);
@@ -378,7 +382,9 @@ function wireSetup() {
     if (setup.orientation) {
       const corners = ["top-left", "top-right", "bottom-right", "bottom-left"];
       const at = corners.indexOf(setup.orientation.corner_46);
-      setup.orientation = { ...setup.orientation, corner_46: corners[(at + 2) % 4] };
+      // said as the arbiter's doing; turned back, as read again
+      setup.orientation = { ...setup.orientation, corner_46: corners[(at + 2) % 4],
+                            turned: !setup.orientation.turned };
     }
     showSetup(false);
   });
