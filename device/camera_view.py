@@ -21,6 +21,9 @@ from rules.piece import Piece
 OUTLINE = (0, 255, 0)     # BGR
 GRID = (0, 200, 255)
 TEXT = (255, 255, 255)
+LABEL_BACK = (0, 0, 0)
+#: How much a label's dark patch hides of what is under it.
+LABEL_ALPHA = 0.6
 WARNING = (0, 0, 255)
 #: The still is made no wider than this (pixels): enough to place a camera, cheap to send.
 MAX_WIDTH = 960
@@ -45,13 +48,22 @@ def draw(image: np.ndarray, location: Any = None, orientation: Any = None,
         if orientation is not None:
             cells = orientation.square_cells()
             centres = location.to_image(np.array([[c + 0.5, r + 0.5] for r, c in cells]))
+            labels = []
             for sq, (x, y) in enumerate(centres, 1):
                 piece = (board or {}).get(sq)
                 label = str(sq) + ("" if piece is None else " " + piece.symbol())
-                cv2.putText(out, label, (int(x) - int(12 * scale), int(y) + int(4 * scale)),
-                            cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), thick + 1, cv2.LINE_AA)
-                cv2.putText(out, label, (int(x) - int(12 * scale), int(y) + int(4 * scale)),
-                            cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, TEXT, 1, cv2.LINE_AA)
+                (w, h), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, 1)
+                labels.append((label, int(x) - w // 2, int(y) + h // 2, w, h, base))
+            # each label on a dark patch, half see-through: white text is read on light
+            # pieces and squares too, and the piece under it still shows
+            shade = out.copy()
+            pad = max(1, round(2 * scale))
+            for _, x0, y0, w, h, base in labels:
+                cv2.rectangle(shade, (x0 - pad, y0 - h - pad), (x0 + w + pad, y0 + base), LABEL_BACK, -1)
+            cv2.addWeighted(shade, LABEL_ALPHA, out, 1 - LABEL_ALPHA, 0, dst=out)
+            for label, x0, y0, *_ in labels:
+                cv2.putText(out, label, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, TEXT, 1,
+                            cv2.LINE_AA)
     note = warning if location is not None else "The board is not found yet"
     if note:
         cv2.rectangle(out, (0, 0), (out.shape[1], int(34 * scale)), (0, 0, 0), -1)

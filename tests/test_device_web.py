@@ -253,6 +253,32 @@ def test_the_camera_view_is_the_arbiters_and_draws_the_board_where_vision_found_
         assert wait_for(lambda: int(fetch(url, bearer())[2]["X-Frame-Index"]) > int(headers["X-Frame-Index"]))
 
 
+def test_the_camera_views_labels_stand_out_on_light_pieces_and_squares():
+    """Each square's label (its number and what the game says stands there) is white text on
+    a dark patch: on a white piece or a light square it is read as well as on a dark one."""
+    import cv2
+    import numpy as np
+
+    from device import camera_view
+    from rules.piece import Color, Piece
+    from vision.calibration import Orientation
+    from vision.locate import BoardLocation
+
+    image = np.full((960, 1280, 3), 235, np.uint8)  # a light board under light pieces
+    location = BoardLocation.from_homography(np.array([[80.0, 0, 240], [0, 80.0, 80], [0, 0, 1]]),
+                                             81, "test")
+    orientation = Orientation.from_corner_46(3)
+    drawn = camera_view.draw(image, location, orientation, {sq: Piece(Color.WHITE, False) for sq in range(31, 51)})
+    grey = cv2.cvtColor(drawn, cv2.COLOR_BGR2GRAY).astype(int)
+    centres = location.to_image(np.array([[c + 0.5, r + 0.5] for r, c in orientation.square_cells()]))
+    for sq, (x, y) in enumerate(centres, 1):
+        label = f"{sq} w" if sq > 30 else str(sq)
+        (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)
+        box = grey[int(y) - h // 2:int(y) + h // 2 + 1, int(x) - w // 2:int(x) + w // 2 + 1]
+        text, ground = np.percentile(box, 95), np.median(box)
+        assert ground < 120 and text - ground > 100, (sq, ground, text)
+
+
 def test_a_page_that_goes_away_leaves_no_stream_behind(server):
     from rules.position import Position
 
