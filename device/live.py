@@ -16,16 +16,20 @@ The snapshot is a plain dict of JSON values::
      "moves": [{"ply", "number", "color", "text", "irregular"}],
      "counters": {"white": {"square", "count", "blocked"} | None, "black": ...,
                   "seven_move_side": "white" | None, "seven_move_left": int | None},
-     "pending": {"article", "summary"} | None,
+     "pending": {"article", "summary", "text": {"en": ..., "nl": ...}} | None,
      "announcements": [{"ply", "event", "article", "text": {"en": ..., "nl": ...}}],
      "language": "en"}
 
-``status`` is `device.service.Companion.status`.
+``status`` is `device.service.Companion.status`.  An open irregularity's ``summary`` is the
+rules' own sentence (English, naming the squares, its article at the end); its ``text`` says it
+in every language: in English that sentence, in the others the kind's phrase after its article
+(`device.phrases`: ``summary.KIND``, ``touch_move_open``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
@@ -37,6 +41,7 @@ from rules.piece import Color, KingCounter
 
 if TYPE_CHECKING:
     from device.service import Companion
+    from rules.arbiter import Pending
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +57,24 @@ def _counter(k: KingCounter | None) -> dict | None:
 
 def _side(c: Color | None) -> str | None:
     return None if c is None else str(c)
+
+
+def _pending(pending: "Pending | None") -> dict | None:
+    """The open irregularity as the snapshot shows it (see the module docstring)."""
+    if pending is None:
+        return None
+    article = pending.kind.article if pending.kind is not None else None
+    number = re.match(r"Art\.\s*(\S+)", article or "")
+    text = {}
+    for lang, t in PHRASES.items():
+        if lang == "en":
+            text[lang] = pending.summary
+        elif pending.kind is None:  # a touch-move breach (Art. 15)
+            text[lang] = t["touch_move_open"]
+        else:
+            said = t["article"].format(number=number.group(1)) if number else article
+            text[lang] = f"{said}: {t['summary.' + pending.kind.name]}"
+    return {"article": article, "summary": pending.summary, "text": text}
 
 
 def snapshot(companion: "Companion", announcements: list[dict], language: str = "en",
@@ -80,9 +103,7 @@ def snapshot(companion: "Companion", announcements: list[dict], language: str = 
         "counters": {"white": _counter(counters.white), "black": _counter(counters.black),
                      "seven_move_side": _side(counters.seven_move_side),
                      "seven_move_left": counters.seven_move_left},
-        "pending": None if pending is None else {
-            "article": pending.kind.article if pending.kind is not None else None,
-            "summary": pending.summary},
+        "pending": _pending(pending),
         "announcements": list(announcements),
         "language": language,
     }

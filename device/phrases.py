@@ -10,7 +10,8 @@ the same keys (a test checks it); the values are `str.format` templates whose fi
   per `rules.events.IrregularityKind` name under ``remedy.NAME`` (fields ``{square}``,
   ``{played}``), then ``legal`` listing the legal moves (``{moves}``, joined with ``or``);
 - ``summary.NAME``: what was wrong, per `IrregularityKind` name;
-- ``resolved``, ``stands``, ``touch_move``, ``crown``, ``blocked``, ``seven_start``,
+- ``resolved``, ``stands``, ``touch_move`` (``touch_move_open``: the same on the club's screen
+  while it is open, no side or square), ``crown``, ``blocked``, ``seven_start``,
   ``seven_left``, ``seven_left_one``, ``draw_possible``, ``taken_back``, ``win``, ``draw``;
 - ``termination.*``: the reasons a game ends (`rules.outcome.Termination` values).
 """
@@ -53,6 +54,7 @@ _EN: dict[str, str] = {
     "resolved": "Put right.",
     "stands": "The irregular move {played} stands: the opponent has replied.",
     "touch_move": "{side}, touch-move, article 15: the piece on {square} was touched first and must be played.",
+    "touch_move_open": "touch-move, article 15: the piece touched first must be played",
     "crown": "{side}: crown the man on {square}.",
     "blocked": "{side}'s king on {square} has made three moves: it may only capture.",
     "seven_start": "Seven-move rule: {side} has seven moves to win.",
@@ -105,6 +107,7 @@ _NL: dict[str, str] = {
     "resolved": "Hersteld.",
     "stands": "De onregelmatige zet {played} blijft staan: de tegenstander heeft geantwoord.",
     "touch_move": "{side}, aanraken is zetten, artikel 15: het stuk op {square} is eerst aangeraakt en moet gespeeld worden.",
+    "touch_move_open": "aanraken is zetten, artikel 15: het eerst aangeraakte stuk moet gespeeld worden",
     "crown": "{side}: kroon de schijf op {square}.",
     "blocked": "De dam van {side} op {square} heeft drie zetten gedaan: hij mag alleen nog slaan.",
     "seven_start": "Zevenzettenregel: {side} heeft zeven zetten om te winnen.",

@@ -130,9 +130,14 @@ def test_the_arbiter_names_the_players_takes_back_declares_and_begins_a_new_game
         page.click("#declare")
         expect(page.locator("#status")).to_have_text("Game over")
         expect(page.locator("#result")).to_have_text("0-1 (resignation)")
+        page.click("#lang-nl")
+        expect(page.locator("#result")).to_have_text("0-1 (opgave)")
+        expect(page.locator("#new-fen")).to_have_attribute("placeholder", "FEN (leeg: de beginstelling)")
+        page.click("#lang-en")
         first = c.game_id
         assert c.store.game(first).result == "0-1" and not c.store.game(first).in_progress
         expect(page.locator("#announcements li").first).to_contain_text("Black wins: resignation")
+        expect(page.locator("#announcements li .ply").first).to_have_text("2.")  # after White's 2nd
         screenshot(page, "game-over")
         page.click("#new-game")
         expect(page.locator("#status")).to_have_text("Waiting for the start position")
@@ -273,4 +278,32 @@ def test_a_position_read_from_the_camera_is_corrected_and_played_from(tmp_path, 
         [recorded] = list(read_games(call(c.web.url + f"pdn/game/{c.game_id}.pdn")[1]))
         assert recorded.game.start == SETUP_GAME.start
         assert recorded.game.move_texts() == SETUP_GAME.move_texts()[:plies]
+        assert not page.dialogs
+
+
+def test_an_open_irregularity_is_shown_with_its_article(tmp_path, page):
+    """Issue 17: a man moved two squares forward (Art. 27d) and the opponent not yet replied:
+    the page says an irregularity is open, what it is, and announces it with its article."""
+    from rules.move import Move
+    from rules.position import Position
+
+    start = Position.start()
+    board = start.pieces()
+    board[25] = board.pop(34)
+    game = Game(start=start, tags={"Event": "t"})
+    game.push_irregular(Move(34, 25, (34, 25)), Position.setup(board, start.turn.other), "UNREACHABLE")
+    with served(tmp_path, game, seed=7) as c:
+        page.goto(c.web.url)
+        expect(page.locator("#status")).to_have_text("Irregularity open", timeout=WAIT_MS * 3)
+        expect(page.locator("#pending")).to_have_text(  # the rules' sentence: its article once
+            "no legal move takes the white man on 34 to 25: a man moves one square at a time "
+            "(Art. 6) (Art. 27d)")
+        said = page.locator("#announcements li").filter(has=page.locator(".article"))
+        expect(said.first.locator(".article")).to_have_text("Art. 27d")
+        expect(said.first).to_contain_text("White, irregular move, article 27d")
+        page.click("#lang-nl")
+        expect(page.locator("#status")).to_have_text("Onregelmatigheid open")
+        expect(page.locator("#pending")).to_have_text("artikel 27d: er staat een stuk waar geen zet het kan brengen")
+        expect(said.first).to_contain_text("Wit, onregelmatige zet, artikel 27d")
+        screenshot(page, "irregular-nl")
         assert not page.dialogs

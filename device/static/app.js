@@ -34,6 +34,8 @@ const WORDS = {
       guess: "Which side is White's could not be told: square 46 is taken to be at the {corner} of the picture. If White and Black are the wrong way round, turn it half round.",
       arbiter: "Square 46 is at the {corner} of the picture: the arbiter turned the position half round.",
     },
+    fen_placeholder: "FEN (empty: the start position)",
+    terminations: {},  // English: as the store names them (rules.outcome.Termination)
     bad_fen: "Not a position: write it as W:W31,32,K5:B1,K46",
     status: {
       waiting: "Waiting for the start position", calibrating: "Finding the board",
@@ -71,6 +73,13 @@ const WORDS = {
       guess: "Welke kant wit is, was niet te zien: veld 46 is {corner} in het beeld genomen. Staan wit en zwart verkeerd om, draai het dan half om.",
       arbiter: "Veld 46 ligt {corner} in het beeld: de arbiter heeft de stelling half omgedraaid.",
     },
+    fen_placeholder: "FEN (leeg: de beginstelling)",
+    terminations: {
+      "no pieces": "geen stukken meer", "no legal move": "geen zet meer",
+      "one king against one king": "één dam tegen één dam", "seven-move rule": "zevenzettenregel",
+      resignation: "opgave", time: "tijd", "draw agreed": "remise overeengekomen",
+      "arbiter's decision": "beslissing van de arbiter", adjourned: "afgebroken",
+    },
     bad_fen: "Geen stelling: schrijf haar als W:W31,32,K5:B1,K46",
     status: {
       waiting: "Wacht op de beginstelling", calibrating: "Bord zoeken",
@@ -106,6 +115,10 @@ function translate() {
   for (const el of document.querySelectorAll("[data-i18n]")) {
     const key = el.getAttribute("data-i18n");
     if (typeof w[key] === "string") el.textContent = w[key];
+  }
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) {
+    const key = el.getAttribute("data-i18n-placeholder");
+    if (typeof w[key] === "string") el.placeholder = w[key];
   }
   const c = $("connection");
   c.className = page.connection === "live" ? "online" : "offline";
@@ -145,12 +158,22 @@ function showMoves(moves) {
   list.scrollTop = list.scrollHeight;
 }
 
-function showAnnouncements(items) {
+// Each announcement after the number of the move it came with ("22." White's, "22..." Black's):
+// a reminder said again after the next move reads as such, not as a repeat.
+function showAnnouncements(items, moves) {
   const list = $("announcements");
   list.replaceChildren();
+  const numbers = new Map(moves.map((m) => [m.ply, m.number + (m.color === "white" ? "." : "...")]));
   for (const a of items.slice().reverse()) {
     const li = document.createElement("li");
     const text = a.text[page.lang] || a.text.en || "";
+    if (numbers.has(a.ply)) {
+      const n = document.createElement("span");
+      n.className = "ply";
+      n.textContent = numbers.get(a.ply);
+      li.appendChild(n);
+      li.appendChild(document.createTextNode(" "));
+    }
     if (a.article) {
       const art = document.createElement("span");
       art.className = "article";
@@ -180,7 +203,8 @@ function show(message) {
   const status = $("status");
   status.textContent = w.status[s.status] || s.status;
   status.dataset.status = s.status;
-  setText("result", s.game.result !== "*" ? s.game.result + (s.game.termination ? " (" + s.game.termination + ")" : "") : "");
+  const why = s.game.termination ? w.terminations[s.game.termination] || s.game.termination : "";
+  setText("result", s.game.result !== "*" ? s.game.result + (why ? " (" + why + ")" : "") : "");
   const c = s.counters;
   leds("leds-white", c.white ? c.white.count : 0, 3, c.white && c.white.blocked);
   leds("leds-black", c.black ? c.black.count : 0, 3, c.black && c.black.blocked);
@@ -188,9 +212,10 @@ function show(message) {
   setText("seven-text", c.seven_move_left === null ? "" : c.seven_move_left + " " + w.left);
   const pending = $("pending");
   pending.hidden = !s.pending;
-  pending.textContent = s.pending ? (s.pending.article ? s.pending.article + ": " : "") + s.pending.summary : "";
+  // (the rules' sentence names its article already; each language's text says it once)
+  pending.textContent = s.pending ? (s.pending.text && s.pending.text[page.lang]) || s.pending.summary : "";
   showMoves(s.moves);
-  showAnnouncements(s.announcements);
+  showAnnouncements(s.announcements, s.moves);
   $("pdn-current").href = "/pdn/game/" + s.game.id + ".pdn?download=1";
   $("pdn-event").href = "/pdn/event/" + encodeURIComponent(tags.Event || "") + ".pdn?download=1";
   // a field the arbiter is typing in, or has changed and not saved, keeps what was typed
