@@ -28,9 +28,10 @@ and forwards, it never decides:
   ``ETag`` and ``Last-Modified``: a poll of an unchanged text is answered 304, and the live text
   is only read from the store again after the game changed.
 - the camera view (``/camera.jpg``, the arbiter's only: it shows the room): the last frame with
-  the board's outline, grid and readings drawn (`device.camera_view`), made at most once every
-  `CAMERA_EVERY_S` however many ask (no video stream: the Pi's CPU belongs to vision); the
-  service only hands over references, the drawing is done on a worker thread.
+  the board's outline, grid and readings drawn (`device.camera_view`, its banner in the page's
+  language, ``?lang=``), made at most once every `CAMERA_EVERY_S` (per language) however many
+  ask (no video stream: the Pi's CPU belongs to vision); the service only hands over
+  references, the drawing is done on a worker thread.
 - static files (HTML, CSS, JS) from the package's ``static`` folder, read once at start: a
   name that is not one of those files is 404, so no other path can be reached.
 
@@ -272,7 +273,7 @@ class WebServer(Served):
         self._live: tuple[tuple, str, str, float] | None = None  # (key, text, etag, modified)
         self._seen: dict[str, tuple[str, float]] = {}  # path -> (etag, first served)
         self.camera_every_s = CAMERA_EVERY_S
-        self._camera: tuple[float, bytes, int] | None = None  # (made, JPEG, frame index)
+        self._camera: dict[str, tuple[float, bytes, int]] = {}  # language -> (made, JPEG, frame)
         self._camera_lock: asyncio.Lock | None = None
         self._reading_lock: asyncio.Lock | None = None
         #: Wrong PINs and tokens per client address (`device.login_guard`).
@@ -520,14 +521,19 @@ class WebServer(Served):
                                                                           body.get("reason")))
 
     async def _camera_still(self, request: web.Request) -> web.Response:
+        """The camera view (`device.camera_view`), its banner in ``?lang=`` (en, nl)."""
         refused = self._refused(request)
         if refused is not None:
             return refused
         if self.submit is None:
             return _error(503, "no service to ask")
+        language = request.query.get("lang", "en")
+        if language not in ("en", "nl"):
+            language = "en"
         async with self._camera_lock:
             now = time.monotonic()
-            if self._camera is None or now - self._camera[0] >= self.camera_every_s:
+            made = self._camera.get(language)
+            if made is None or now - made[0] >= self.camera_every_s:
                 try:
                     got = await self._applied(commands.camera_still())
                 except CommandError as e:
@@ -538,11 +544,12 @@ class WebServer(Served):
 
                 def make() -> bytes:
                     return camera_view.jpeg(camera_view.draw(
-                        got["image"], got["location"], got["orientation"], got["board"], got["warning"]))
+                        got["image"], got["location"], got["orientation"], got["board"], got["warning"],
+                        language))
 
                 data = await asyncio.get_running_loop().run_in_executor(None, make)
-                self._camera = (time.monotonic(), data, int(got["index"]))
-        _, data, index = self._camera
+                self._camera[language] = (time.monotonic(), data, int(got["index"]))
+        _, data, index = self._camera[language]
         return web.Response(body=data, content_type="image/jpeg",
                             headers={"Cache-Control": "no-store", "X-Frame-Index": str(index)})
 

@@ -249,6 +249,8 @@ def test_the_camera_view_is_the_arbiters_and_draws_the_board_where_vision_found_
             green = patch[..., 1] - np.maximum(patch[..., 0], patch[..., 2])
             assert green.max() > 80, (x, y)
         assert fetch(url, bearer())[2]["X-Frame-Index"] == headers["X-Frame-Index"]
+        status, dutch, _ = fetch(url + "?lang=nl", bearer())  # its banner in Dutch: its own still
+        assert status == 200 and cv2.imdecode(np.frombuffer(dutch, np.uint8), cv2.IMREAD_COLOR).shape == image.shape
         c.web.camera_every_s = 0.0
         assert wait_for(lambda: int(fetch(url, bearer())[2]["X-Frame-Index"]) > int(headers["X-Frame-Index"]))
 
@@ -277,6 +279,31 @@ def test_the_camera_views_labels_stand_out_on_light_pieces_and_squares():
         box = grey[int(y) - h // 2:int(y) + h // 2 + 1, int(x) - w // 2:int(x) + w // 2 + 1]
         text, ground = np.percentile(box, 95), np.median(box)
         assert ground < 120 and text - ground > 100, (sq, ground, text)
+
+
+def test_the_camera_views_banner_says_the_whole_warning_in_the_pages_language():
+    """The king-placement warning across the top of the camera view is wrapped at word breaks
+    to the still's width, never cut (its end says the fix), and said in the page's language."""
+    import cv2
+
+    from device import camera_view
+    from device.setup_reading import Said
+    from vision.notes import Note
+
+    cells = ", ".join(f"({r},{c})" for r, c in [(9, 0), (9, 2), (8, 1), (9, 4), (8, 3), (7, 0)])
+    warning = Note("kings_near_camera", f"kings cannot be told from men surely on 6 square(s) "
+                   f"nearest the camera ({cells}): a king's top is under 2.5 pixels from a man's "
+                   "there; tilt the camera further or bring it closer", count=6, cells=cells,
+                   sure_px=2.5)
+    for language, said in (("en", str(warning)), ("nl", Said.of(warning).say("nl"))):
+        lines = camera_view.banner_lines(warning, True, 1280, language)
+        assert len(lines) >= 2 and " ".join(lines) == said, lines
+        for line in lines:
+            width = cv2.getTextSize(line, camera_view.FONT, camera_view.BANNER_TEXT, 2)[0][0]
+            assert width <= 1280 - 16, line
+    assert " ".join(lines).endswith("kantel de camera verder of zet hem dichterbij")
+    assert camera_view.banner_lines(warning, False, 1280, "nl") == ["Het bord is nog niet gevonden"]
+    assert camera_view.banner_lines(None, True, 1280) == []
 
 
 def test_a_page_that_goes_away_leaves_no_stream_behind(server):

@@ -507,6 +507,7 @@ function wire() {
       translate();
       if (page.last) show(page.last);
       showSetup(true);
+      if ($("camera").open && !$("controls").hidden) still();  // its banner in the language
     });
   }
   $("login").addEventListener("submit", async (e) => {
@@ -549,7 +550,7 @@ function wire() {
     e.preventDefault();
     command("/api/declare", { result: $("declare-result").value, reason: $("declare-reason").value });
   });
-  const still = () => { $("camera-still").src = "/camera.jpg?t=" + Date.now(); };
+  const still = () => { $("camera-still").src = "/camera.jpg?lang=" + (page.lang || "en") + "&t=" + Date.now(); };
   $("camera-refresh").addEventListener("click", still);
   $("camera").addEventListener("toggle", () => { if ($("camera").open) still(); });
   setInterval(() => { if ($("camera").open && $("camera-auto").checked && !$("controls").hidden) still(); }, 1000);
