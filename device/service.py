@@ -393,8 +393,11 @@ class Companion:
         events = self._commands(frame.time)
         if not calibrating and watcher is self.watcher:  # (a command may begin a new game)
             if settled is None and self._retry_at is not None and frame.time >= self._retry_at \
-                    and not self.watcher.hand_present:
-                # the arbiter could not decide: look again at the still board (another frame)
+                    and not self.watcher.hand_present and not self.watcher.moving:
+                # the arbiter could not decide: look again at the still board (another frame),
+                # never at one in motion: a king carried over the board by a hand the view did
+                # not tell (its arm the colour of the border) was read as a man put down, a
+                # false Art. 27 (the other renderer's selfplay-45)
                 settled = self.watcher.button_pressed(frame.time)
             if settled is not None:
                 self.stats.settled += not settled.provisional

@@ -75,6 +75,7 @@ class ScriptedWatcher:
     the companion's game has reached; then declares the result once."""
 
     hand_present = False
+    moving = False
     calibration = None
 
     def __init__(self, companion: Companion, game: Game, pace: float) -> None:

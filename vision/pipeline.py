@@ -182,6 +182,7 @@ class BoardWatcher:
         self._episode = False
         self._hand_seen = False
         self._hand_now = False
+        self._moving_now = False  # the last frame moved (`moving`)
         self._passing = Passing()  # what was seen beside the hand in this episode
         # (location, marker fix): the markers as seen when the cached location was placed
         self._marker_ref: tuple[BoardLocation, object] | None = None
@@ -418,6 +419,12 @@ class BoardWatcher:
         """A hand or arm was over the board in the last frame."""
         return self._hand_now
 
+    @property
+    def moving(self) -> bool:
+        """Something moved in the last frame (beyond the noise, a shade aside): what it shows
+        may be a piece on its way."""
+        return self._moving_now
+
     def feed(self, frame: np.ndarray, time: float) -> Settled | None:
         """One camera frame; a `Settled` once the board has been still long enough after a hand
         or motion changed what stands on it, else None (and maybe a provisional board,
@@ -506,6 +513,7 @@ class BoardWatcher:
         else:
             self._static_since = None
         self._hand_now = intruding
+        self._moving_now = moving
         self._gather(frame, moving or intruding, intruding)
         if moving or intruding:
             self._mark_busy(time if intruding else busy_at, hand=intruding)
