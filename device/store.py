@@ -28,6 +28,7 @@ import fcntl
 import json
 import logging
 import os
+import resource
 import sqlite3
 import threading
 import time
@@ -487,6 +488,13 @@ def _error(path: str, e: sqlite3.DatabaseError, doing: str) -> StoreError:
     code = _code(e)
     if code == "SQLITE_CORRUPT":
         return StoreFault(_damaged(path, str(e)))
+    if code == "SQLITE_IOERR" and (limit := _size_limit_reached(path)) is not None:
+        # A write over the process's file size limit fails with EFBIG, which SQLite reports
+        # as an I/O error: it is no failing disk, and the store, up to its last commit, is whole.
+        return StoreFault(f"the game store {path} cannot be {_DONE[doing]}: {e}: the disk is full for it: "
+                          f"its file reached the largest size this process may write ({limit} bytes: "
+                          "ulimit -f, or LimitFSIZE= in the service's unit): raise or remove that limit "
+                          "(nothing recorded before is lost)")
     if code in _FAULTS:
         return StoreFault(f"the game store {path} cannot be {_DONE[doing]}: {e}: {_FAULTS[code]}")
     if doing == "open":
@@ -497,6 +505,25 @@ def _error(path: str, e: sqlite3.DatabaseError, doing: str) -> StoreError:
 
 
 _DONE = {"open": "opened", "read": "read", "write": "written"}
+
+#: How near the file size limit a store file is when a write may have crossed it: SQLite writes
+#: a page (a write-ahead log frame: a page and its 24-byte header) at a time, 64 KiB at most.
+_LARGEST_WRITE = 65536 + 24
+
+
+def _size_limit_reached(path: str) -> int | None:
+    """The process's file size limit (RLIMIT_FSIZE), when the store's database or its log
+    is within one write of it; else None."""
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY or path == ":memory:":
+        return None
+    sizes = []
+    for name in (path, path + "-wal", path + "-journal"):
+        try:
+            sizes.append(os.stat(name).st_size)
+        except OSError:
+            pass
+    return limit if sizes and max(sizes) + _LARGEST_WRITE > limit else None
 
 
 def _claim(path: str) -> int:
