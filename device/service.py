@@ -114,6 +114,10 @@ CALIBRATE_STILL_S = 0.3
 #: dim room the noise of one frame blurs the colours learnt (it shrinks with the square root of
 #: their number).
 CALIBRATE_FRAMES = 8
+#: A still board differing from the start position on at most this many squares may be a game
+#: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
+BEGUN_SQUARES = 16
+_START_SQUARES = frozenset(range(1, 21)) | frozenset(range(31, 51))
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -344,6 +348,8 @@ class Companion:
         # (kinds apart, still picture): of the still pictures that showed a set-up position
         # too faintly to be sure, the one that showed it best (`_calibration`)
         self._set_up_best: "tuple[float, np.ndarray] | None" = None
+        # the readings of a game begun before the board was seen still (`_begun`), for the arbiter
+        self._begun_readings: list[Settled] = []
         self._set_up_hinted = False
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
@@ -387,6 +393,8 @@ class Companion:
                 settled = None
             else:
                 settled = self.watcher.feed(frame.image, frame.time) or self.watcher.offered()
+                if settled is None and self._begun_readings:  # a game begun before it was seen
+                    settled = self._begun_readings.pop(0)
         finally:
             self.stats.vision_s += time.perf_counter() - t0
         watcher = self.watcher
@@ -428,36 +436,12 @@ class Companion:
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(image, board, now)
         except (BoardNotFound, CalibrationError) as e:
-            if self._calibrate_since is None:
-                self._calibrate_since = now
-            waited = now - self._calibrate_since
-            if self.resumed and isinstance(e, CalibrationError) \
-                    and self.watcher.config.corner_46 is not None \
-                    and waited >= CALIBRATE_RESUMED_S:
-                # The board is there but does not show the game's position (pieces moved while
-                # the companion was off): read it as it is, the arbiter says what differs.
-                self._calibrated = True
-                self._note("The board does not show the game's position; reading it without "
-                           f"calibration ({e})")
+            begun = (self._begun(image, now) if board is None and not self.resumed
+                     and isinstance(e, CalibrationError) else None)
+            if begun is None:
+                self._not_calibrated(e, board, now)
                 return
-            if not self.resumed and isinstance(e, CalibrationError) \
-                    and not self._set_up_hinted and waited >= SET_UP_HINT_S:
-                # A board found that is not (yet) the new game's position: another position is
-                # never taken for it; the players may mean one.
-                self._set_up_hinted = True
-                give = f"--start FEN, or [game] start = \"FEN\" in {self._config_name()}"
-                if board is None:
-                    self._note("Waiting for the start position: the board shows another "
-                               f"position. For a game from a set-up position, give it: {give}",
-                               logging.WARNING)
-                else:
-                    self._note(f"Waiting for the set-up position {self.start.fen()}: the board "
-                               "shows another position. Set it up, or give the position on the "
-                               f"board: {give}", logging.WARNING)
-            if self.stats.frames % 50 == 1:
-                what = "the start position" if board is None else "the game's position"
-                log.info("waiting for %s: %s", what, e)
-            return
+            calibration, guessed = begun
         self._calibrated = True
         corner = calibration.orientation.corner_46
         self._orientation_guessed = guessed
@@ -474,6 +458,105 @@ class Companion:
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
+
+    def _not_calibrated(self, e: Exception, board, now: float) -> None:
+        """The board could not be learnt from this still picture (``e``): what to say, and
+        when a resumed game's board is read as it is."""
+        from vision.pipeline import CalibrationError
+
+        if self._calibrate_since is None:
+            self._calibrate_since = now
+        waited = now - self._calibrate_since
+        if self.resumed and isinstance(e, CalibrationError) \
+                and self.watcher.config.corner_46 is not None \
+                and waited >= CALIBRATE_RESUMED_S:
+            # The board is there but does not show the game's position (pieces moved while
+            # the companion was off): read it as it is, the arbiter says what differs.
+            self._calibrated = True
+            self._note("The board does not show the game's position; reading it without "
+                       f"calibration ({e})")
+            return
+        if not self.resumed and isinstance(e, CalibrationError) \
+                and not self._set_up_hinted and waited >= SET_UP_HINT_S:
+            # A board found that is not (yet) the new game's position: another position is
+            # never taken for it; the players may mean one.
+            self._set_up_hinted = True
+            give = f"--start FEN, or [game] start = \"FEN\" in {self._config_name()}"
+            if board is None:
+                self._note("Waiting for the start position: the board shows another "
+                           f"position. For a game from a set-up position, give it: {give}",
+                           logging.WARNING)
+            else:
+                self._note(f"Waiting for the set-up position {self.start.fen()}: the board "
+                           "shows another position. Set it up, or give the position on the "
+                           f"board: {give}", logging.WARNING)
+        if self.stats.frames % 50 == 1:
+            what = "the start position" if board is None else "the game's position"
+            log.info("waiting for %s: %s", what, e)
+
+    def _begun(self, image, now: float) -> "tuple[object, bool] | None":
+        """The game began before the board was seen still in the start position (quick play:
+        the first hand reached in a third of a second after the companion started; a companion
+        started late): a still board a few legal moves on from it.  It is read with colours
+        learnt as if it showed the start position (`BoardWatcher.reading_as`), and an arbiter
+        of its own tries the readings as the recorded game's would (`Arbiter.observe`: legal
+        play from the start position, `RECOVERY_PLIES` at most, several readings for a long
+        line).  When it records the moves, the board is learnt as the position they give (its
+        own looks, no square learnt wrong), and the readings go to the game's arbiter, which
+        records them with a scoresheet note that they were caught up.  None when no line of
+        legal moves explains the board (another position: a problem set up, the pieces still
+        being placed), or it cannot be read.  Waiting for the start position was for ever:
+        not one move was recorded."""
+        from vision.locate import BoardNotFound
+        from vision.pipeline import CalibrationError, mean_frame
+
+        frames = list(self._still_frames)
+        # independent readings of the still stretch: its mean, and its two halves' means
+        pictures = [image] + ([mean_frame(frames[:len(frames) // 2]),
+                               mean_frame(frames[len(frames) // 2:])] if len(frames) >= 4 else [])
+        where = self._configured_location(image)
+        trial = Arbiter(Game(start=Position.start()))
+        readings = []
+        corners = set()
+        try:
+            for picture in pictures:
+                obs, corner = self.watcher.reading_as(picture, location=where)
+                corners.add(corner)
+                changed = sum((obs.reading(sq).content is None) != (sq not in _START_SQUARES)
+                              for sq in range(1, 51))
+                if changed > BEGUN_SQUARES:
+                    return None
+                readings.append(obs)
+                trial.observe(Settled(obs, (), now))
+                if trial.game.ply or trial.pending is not None or trial.over is not None:
+                    break
+        except BoardNotFound:
+            return None
+        if not trial.game.ply or trial.pending is not None or trial.over is not None \
+                or len(corners) != 1:
+            return None
+        # learnt the way round the moves were found in, whatever the position alone suggests
+        config = self.watcher.config
+        guessed = config.corner_46 is None
+        self.watcher.config = replace(config, corner_46=corners.pop())
+        try:
+            calibration = self.watcher.calibrate(image, board=trial.expected_board(),
+                                                 location=where)
+        except (BoardNotFound, CalibrationError):
+            return None
+        finally:
+            if guessed:
+                self.watcher.config = replace(self.watcher.config, corner_46=None)
+        if _kinds_apart(calibration.colours, trial.expected_board()) < START_KINDS_APART:
+            return None
+        # read again with the looks learnt for the board as it stands, as many times as the
+        # trial needed, for the game's arbiter (one a frame, before the board goes on)
+        self._begun_readings = [Settled(self.watcher.read(picture, now), (), now)
+                                for picture in pictures[:len(readings)]]
+        self._note(f"The game had begun before the board was seen still in the start "
+                   f"position: {trial.game.ply} plies found played "
+                   f"({' '.join(trial.game.move_texts())}); recording from there")
+        return calibration, guessed
 
     def _standing_still(self, image, now: float) -> bool:
         """Whether the picture has stood still for `CALIBRATE_STILL_S` up to this frame (every

@@ -236,19 +236,12 @@ class BoardWatcher:
             if fix is not None:
                 self.config = replace(self.config, corner_46=fix.corner_46)
         expected = start_board() if board is None else dict(board)
-        cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
-                                      white_is_lighter=self.config.white_is_lighter,
-                                      man_height=self.config.man_height, board=expected,
-                                      location=location)
-        location = cal.location
         # (kept to be put back if the frame does not show the board: a failed calibration
         # must leave nothing behind, or the camera view draws its outline as the board's)
         before = (self.calibration, self._location, self._pose, self._size, self._anchor)
-        self.calibration = cal
-        self._location = location
-        self._pose = pose
-        self._size = (frame.shape[1], frame.shape[0])  # else the reading below searches again
-        obs = self.read(frame)
+        obs = self._read_as(frame, expected, location)
+        location = self._location
+        cal = self.calibration
 
         def colour(p: Piece | None) -> object:
             return None if p is None else p.color
@@ -267,6 +260,37 @@ class BoardWatcher:
         self._prev = self._still
         self._recent.clear()
         return cal
+
+    def _read_as(self, frame: np.ndarray, expected: Mapping[int, Piece],
+                 location: BoardLocation | None) -> Observation:
+        """Learn a calibration from ``frame`` as showing ``expected`` and read the frame with
+        it; the calibration, location and pose are the watcher's from then on."""
+        cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
+                                      white_is_lighter=self.config.white_is_lighter,
+                                      man_height=self.config.man_height, board=expected,
+                                      location=location)
+        self.calibration = cal
+        self._location = cal.location
+        self._pose = pose
+        self._size = (frame.shape[1], frame.shape[0])  # else the reading searches again
+        return self.read(frame)
+
+    def reading_as(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
+                   location: BoardLocation | None = None) -> tuple[Observation, int]:
+        """What ``frame`` shows, read with a calibration learnt from it as if it showed
+        ``board`` (by default the start position), however much it differs; the watcher is
+        left as it was.  A board a few moves on from the start position (the game began
+        before the camera saw it still) reads as itself but on the few squares the moves
+        changed, whose looks were learnt wrong: enough to find the moves played
+        (`device.service`), then to learn the board as it stands.  Returns the observation and
+        the corner of square 46 it was read with.  Raises `BoardNotFound`."""
+        before = (self.calibration, self._location, self._pose, self._size, self._anchor)
+        try:
+            obs = self._read_as(frame, start_board() if board is None else dict(board), location)
+            assert self.calibration is not None
+            return obs, self.calibration.orientation.corner_46
+        finally:
+            self.calibration, self._location, self._pose, self._size, self._anchor = before
 
     def king_limits(self) -> str | None:
         """Why kings cannot be told from men surely from where the camera stands, with the fix
