@@ -99,6 +99,11 @@ def _held_cells(sample: MotionSample, kept: np.ndarray | None = None) -> np.ndar
     return np.logical_or.reduce([cells, *_neighbours(cells, False)])
 
 
+def _colour(piece: Piece | None) -> object:
+    """A square's content as the colours tell it: empty, or a piece of a side."""
+    return None if piece is None else piece.color
+
+
 def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The mean of ``frames`` (at least one): a real camera's noise shrinks with the square root
     of their number."""
@@ -203,6 +208,8 @@ class BoardWatcher:
         # the last reading's view and king evidence, and the last settled one's (for `confirm`)
         self._last_read: _Reading | None = None
         self._settled: _Reading | None = None
+        # the observation of a board taken in passing (`accept`), while `_settled` is its reading
+        self._passing_obs: Observation | None = None
         # (10, 10) the cells of the last settled reading something from the table may have
         # covered: they teach the colours nothing (`_untaught`)
         self._unsure_cells: np.ndarray | None = None
@@ -918,10 +925,14 @@ class BoardWatcher:
                 ) -> None:
         """``obs`` (read from ``frame`` as ``seen``) is the still board from now on: the episode
         ends, the still view and (``teach``) the colours learn from it.  A provisional board
-        (`accept`) teaches no colours: it was read while the view was busy beside it, and what
-        its squares showed may be a hand's shadow or a captured man on its way off.  Taught as
-        the empty squares' look under the game's board, three empty dark squares in a dim room
-        read as dark men from then on (the other renderer's selfplay-30: a false Art. 27)."""
+        (`accept`) teaches less: it was read while the view was busy beside it, and what its
+        squares showed may be a hand's shadow or a captured man on its way off.  Taught as the
+        empty squares' look under the game's board, three empty dark squares in a dim room read
+        as dark men from then on (the other renderer's selfplay-30: a false Art. 27).  Its sure
+        readings teach nothing, and the game's board (`confirm`) teaches only the squares read
+        as it has them: a square a man just left, never seen empty before, learns its empty
+        look there (untaught, it read as the man still standing: the other renderer's
+        selfplay-8, a false Art. 27)."""
         self._passing = Passing()
         self._offer = None
         if self._location is not None:
@@ -933,7 +944,8 @@ class BoardWatcher:
         self._unsure_cells = self._untaught()
         if self.calibration is not None and teach:
             self._refine(seen, obs)
-        self._settled = seen if teach else None
+        self._settled = seen
+        self._passing_obs = None if teach else obs
         self._reference = obs
 
     def confirm(self, board: Mapping[int, Piece]) -> None:
@@ -950,8 +962,8 @@ class BoardWatcher:
 
         Kings teach neither (a king's top is not a man's).  Each settled board teaches once;
         nothing when the board or the camera moved since."""
-        cal, seen = self.calibration, self._settled
-        self._settled = None
+        cal, seen, passing = self.calibration, self._settled, self._passing_obs
+        self._settled = self._passing_obs = None
         self._confirmed = dict(board)
         if cal is None and seen is not None and self.config.corner_46 is not None:
             self._calibrate_on(board)
@@ -966,13 +978,22 @@ class BoardWatcher:
             piece = board.get(sq)
             if unsure is not None and unsure[r, c]:
                 continue
+            if passing is not None and _colour(passing.reading(sq).content) != _colour(piece):
+                continue  # seen in passing otherwise than the game has it: taught nothing
             if piece is None:
                 labels[r, c] = EMPTY
             elif not piece.king:
                 labels[r, c] = WHITE_PIECE if piece.color is WHITE else BLACK_PIECE
                 men[r, c] = True
+        if passing is not None and cal.colours.cells is not None:
+            # in passing, only a look never seen on its cell (a square a man just left), and
+            # the class colours not at all: the frame may be shaded where it was read right
+            k = np.clip(labels, 0, 2)
+            known = np.take_along_axis(cal.colours.cells.seen, k[..., None], axis=-1)[..., 0]
+            labels = np.where(known, -1, labels)
+            men &= labels >= 0
         if cal.colours.cells is not None:
-            cal = self._learn(cal, seen.view, labels)
+            cal = self._learn(cal, seen.view, labels, rate=0.0 if passing is not None else 0.1)
         if isinstance(cal.kings, KingCalibration):
             kings = refit(cal.kings, seen.kings, men, self._pose)
             cal = replace(cal, man_height=kings.man_height, kings=kings)
@@ -1040,10 +1061,13 @@ class BoardWatcher:
         return cv2.dilate(touched.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
     @staticmethod
-    def _learn(cal: Calibration, view: BoardView, labels: np.ndarray) -> Calibration:
-        """``cal`` with its colours taught the ``labels`` (10 x 10 classes, -1: none) of a view."""
+    def _learn(cal: Calibration, view: BoardView, labels: np.ndarray, rate: float = 0.1
+               ) -> Calibration:
+        """``cal`` with its colours taught the ``labels`` (10 x 10 classes, -1: none) of a view
+        (the class colours moved by ``rate``, `ColourModel.learnt`)."""
         par = cal.orientation.dark_parity
-        colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels)
+        colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels,
+                                     rate=rate)
         assert colours.cells is not None
         return replace(cal, colours=colours, empty_ref=colours.cells.mean[..., EMPTY, :])
 
