@@ -20,8 +20,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from device.errors import DeviceError, StoreError
-from device.store import GameStore
+from device.errors import Coded, DeviceError, Refused
+from device.store import GameStore, StoredGame
 from rules.events import Event
 from rules.outcome import RESULT_ALIASES, Termination
 from rules.position import Position
@@ -49,9 +49,14 @@ DECLARABLE = {
 }
 
 
-class CommandError(DeviceError):
+class CommandError(Coded, DeviceError):
     """A command that cannot be applied (bad tag, no move to take back, the game is over):
-    one line for the user."""
+    one line for the user, said on the club's screen by its code (`device.errors.Coded`)."""
+
+    @classmethod
+    def of(cls, error: Coded) -> "CommandError":
+        """``error`` (another part's, with its code) as the command's."""
+        return cls(error.code, **error.values)
 
 
 # --------------------------------------------------------------------------- checking
@@ -60,17 +65,17 @@ class CommandError(DeviceError):
 def check_tags(tags: Mapping[str, Any]) -> dict[str, str]:
     """The tags as strings, or CommandError naming the first wrong one."""
     if not isinstance(tags, Mapping) or not tags:
-        raise CommandError("give at least one tag, e.g. White or Black")
+        raise CommandError("no_tags")
     out: dict[str, str] = {}
     for name, value in tags.items():
         if not isinstance(name, str) or not TAG_NAME.match(name):
-            raise CommandError(f"{name!r} is not a tag name: a capital letter, then letters, digits or _")
+            raise CommandError("not_a_tag_name", name=name)
         if name in GAME_TAGS:
-            raise CommandError(f"the {name} tag is written by the game itself")
+            raise CommandError("tag_of_the_game", name=name)
         if not isinstance(value, str):
-            raise CommandError(f"the {name} tag must be text")
+            raise CommandError("tag_not_text", name=name)
         if len(value) > MAX_TAG_LENGTH:
-            raise CommandError(f"the {name} tag is longer than {MAX_TAG_LENGTH} characters")
+            raise CommandError("tag_too_long", name=name, limit=MAX_TAG_LENGTH)
         out[name] = value.strip()
     return out
 
@@ -80,15 +85,14 @@ def check_declare(result: Any, reason: Any) -> tuple[str, Termination]:
     time, arbiter's decision) checked against each other."""
     name = RESULT_ALIASES.get(result.strip(), "*") if isinstance(result, str) else "*"
     if name == "*":
-        raise CommandError(f"not a result: {result!r}: use 1-0, 0-1 or 1/2-1/2")
+        raise CommandError("not_a_result", result=result)
     termination = DECLARABLE.get(reason.strip().lower()) if isinstance(reason, str) else None
     if termination is None:
-        raise CommandError(f"not a reason: {reason!r}: use resignation, draw agreed, time or "
-                           "arbiter's decision")
+        raise CommandError("not_a_reason", reason=reason)
     if termination is Termination.RESIGNATION and name == "1/2-1/2":
-        raise CommandError("a resignation is a win: use 1-0 (Black resigned) or 0-1 (White resigned)")
+        raise CommandError("resignation_draw")
     if termination is Termination.AGREEMENT and name != "1/2-1/2":
-        raise CommandError("a draw agreed is 1/2-1/2")
+        raise CommandError("agreement_not_draw")
     return name, termination
 
 
@@ -100,11 +104,11 @@ def check_fen(fen: Any, key: str = "FEN") -> Position | None:
     if fen is None or fen == "":
         return None
     if not isinstance(fen, str):
-        raise CommandError("the position must be FEN text")
+        raise CommandError("fen_not_text")
     try:
         return start_position(fen, key)
-    except ValueError as e:
-        raise CommandError(str(e)) from None
+    except Refused as e:
+        raise CommandError.of(e) from None
 
 
 # --------------------------------------------------------------------------- on the service
@@ -164,10 +168,10 @@ def _new_game_action(start: Position | None) -> Action:
 def _take_back_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     arbiter = companion.arbiter
     if arbiter.over is not None:
-        raise CommandError("the game is over: start a new game")
+        raise CommandError("over_no_take_back")
     events = list(arbiter.take_back(when))
     if not events:
-        raise CommandError("there is no move to take back")
+        raise CommandError("no_move_to_take_back")
     return events, arbiter.game.ply
 
 
@@ -175,7 +179,8 @@ def _declare_action(result: str, termination: Termination) -> Action:
     def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
         arbiter = companion.arbiter
         if arbiter.over is not None:
-            raise CommandError(f"the game is already over: {arbiter.over}")
+            raise CommandError("already_over", result=arbiter.over.result(),
+                               reason=arbiter.over.termination.value)
         events = list(arbiter.declare(result, termination, when))
         return events, {"game": companion.game_id, "result": result, "termination": termination.value}
     return apply
@@ -184,9 +189,9 @@ def _declare_action(result: str, termination: Termination) -> Action:
 def _adjourn_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     arbiter = companion.arbiter
     if arbiter.over is not None:
-        raise CommandError("the game is over: there is nothing to adjourn")
+        raise CommandError("over_no_adjourn")
     if not arbiter.game.moves:
-        raise CommandError("no move is recorded yet: there is nothing to adjourn")
+        raise CommandError("no_move_no_adjourn")
     game_id, fen = companion.game_id, arbiter.position.fen()
     companion.store.finish(game_id, "*", ADJOURNED)
     companion.new_game()
@@ -195,15 +200,19 @@ def _adjourn_action(companion: "Companion", when: float | None) -> tuple[list[Ev
 
 def _resume_action(game_id: int) -> Action:
     def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
-        try:
-            game = companion.store.game(game_id)
-        except StoreError as e:
-            raise CommandError(str(e)) from None
+        game = _game(companion.store, game_id)
         if game.termination != ADJOURNED or game.result != "*":
-            raise CommandError(f"game {game_id} was not adjourned")
+            raise CommandError("not_adjourned", game=game_id)
         companion.resume(game_id)
         return [], game_id
     return apply
+
+
+def _game(store: GameStore, game_id: int) -> "StoredGame":
+    """Game ``game_id`` of ``store``; CommandError when there is none."""
+    if not store.has_game(game_id):
+        raise CommandError("no_such_game", game=game_id, path=store.path)
+    return store.game(game_id)
 
 
 def tags(values: Mapping[str, Any]) -> Request:
@@ -229,7 +238,7 @@ def declare(result: Any, reason: Any) -> Request:
 def _camera_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     frame = companion.last_frame
     if frame is None:
-        raise CommandError("no frame from the camera yet")
+        raise CommandError("no_frame")
     watcher = companion.watcher
     calibration = getattr(watcher, "calibration", None)
     warning = watcher.king_limits() if calibration is not None else None
@@ -250,7 +259,7 @@ def camera_still() -> Request:
 def _read_position_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     frame = companion.last_frame
     if frame is None:
-        raise CommandError("no frame from the camera yet")
+        raise CommandError("no_frame")
     calibration = getattr(companion.watcher, "calibration", None) if companion.calibrated else None
     return [], {"image": frame.image, "index": frame.index,
                 "calibrated": None if calibration is None else calibration.orientation.corner_46,
@@ -269,8 +278,8 @@ def read_position() -> Request:
 def _turn_action(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
     try:
         corner = companion.turn_reading()
-    except ValueError as e:
-        raise CommandError(str(e)) from None
+    except Refused as e:
+        raise CommandError.of(e) from None
     return [], {"corner_46": ("top-left", "top-right", "bottom-right", "bottom-left")[corner]}
 
 
@@ -289,7 +298,7 @@ def adjourn() -> Request:
 def resume(game_id: Any) -> Request:
     """Go on with an adjourned game: the board must show its position."""
     if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id < 1:
-        raise CommandError(f"not a game number: {game_id!r}")
+        raise CommandError("not_a_game_number", game=game_id)
     return Request("resume", _resume_action(game_id))
 
 
@@ -314,7 +323,7 @@ def on_store(store: GameStore, command: str, **kw: Any) -> str:
             return f"game {game_id} set aside unfinished: the next run begins a new game"
         return f"game {game_id} has no move yet: the next run begins it anew"
     if game_id is None:
-        raise CommandError(f"no game in progress in {store.path}")
+        raise CommandError("no_game_in_progress", path=store.path)
     if command == "tags":
         given = check_tags(kw["values"])
         store.set_tags(game_id, {**store.game(game_id).tags, **given})
@@ -326,21 +335,18 @@ def on_store(store: GameStore, command: str, **kw: Any) -> str:
     if command == "adjourn":
         moves = len(store.moves(game_id))
         if not moves:
-            raise CommandError(f"game {game_id} has no move yet: there is nothing to adjourn")
+            raise CommandError("game_no_move_no_adjourn", game=game_id)
         store.finish(game_id, "*", ADJOURNED)
         return f"game {game_id} adjourned after {moves} moves: the next run begins a new game"
-    raise CommandError(f"unknown command {command!r}")
+    raise CommandError("unknown_command", command=command)
 
 
 def resume_on_store(store: GameStore, game_id: int) -> str:
     """Make adjourned game ``game_id`` the store's game in progress, for the next run to resume
     (one line saying so); a game in progress is set aside as the service's `resume` does it."""
-    try:
-        game = store.game(game_id)
-    except StoreError as e:
-        raise CommandError(str(e)) from None
+    game = _game(store, game_id)
     if game.termination != ADJOURNED or game.result != "*":
-        raise CommandError(f"game {game_id} was not adjourned")
+        raise CommandError("not_adjourned", game=game_id)
     current = store.game_in_progress()
     if current is not None and current != game_id and not store.remove_unplayed(current):
         store.finish(current, "*", "unterminated")

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
-from device.errors import ConfigError
+from device.errors import ConfigError, Refused
 from rules.errors import FenError
 from rules.position import Position
 
@@ -127,24 +127,20 @@ START_FEN = Position.start().fen()
 
 def start_position(fen: str, key: str) -> Position:
     """The position a game begins from, given as PDN FEN by ``key`` (a configuration key, or a
-    command-line flag starting with ``-``, named in the error).  Raises ValueError with one line
-    naming ``key`` and the fix: a text that is not FEN, a position without pieces of both sides
+    command-line flag starting with ``-``, named in the error).  Raises `Refused` (a ValueError)
+    with one line naming ``key`` and the fix: a text that is not FEN, a position without pieces of both sides
     (the camera learns both sides' colours from it), or one where the side to move cannot move."""
     shown = f"{key} {_toml(fen)}" if key.startswith("-") else f"{key} = {_toml(fen)}"
     try:
         position = Position.from_fen(fen)
     except FenError as e:
         problem = str(e).removeprefix(f"FEN {fen.strip()!r}: ")  # the FEN is shown already
-        raise ValueError(f"{shown} is not a position: {problem} (write it as PDN FEN, e.g. "
-                         "\"W:W28,K35,40:B12,19,23\": White to move, white men on 28 and 40 and "
-                         "a king on 35, black men on 12, 19 and 23)") from None
+        raise Refused("fen_not_a_position", shown=shown, problem=problem) from None
     colours = {piece.color for piece in position.pieces().values()}
     if len(colours) < 2:
-        raise ValueError(f"{shown} has pieces of one side only: a game needs pieces of both "
-                         "sides on the board")
+        raise Refused("fen_one_side", shown=shown)
     if not position.legal_moves():
-        raise ValueError(f"{shown}: {position.turn} to move has no legal move, the game would be "
-                         "over before it began: check the side to move (W or B) and the squares")
+        raise Refused("fen_no_move", shown=shown, side=str(position.turn))
     return position
 
 

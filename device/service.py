@@ -53,6 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
+from device.errors import Refused
 from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
 from device.store import GameStore, StoreSink
@@ -738,12 +739,12 @@ class Companion:
         corner, wrong for this board).  Vision reads it turned from now on, the convention
         swaps for the next games, and the corner is saved; a configured corner that this
         contradicts is named with its fix.  Returns square 46's image corner now.  Raises
-        ValueError before the board is found or once a move is recorded (take it back first,
-        or begin a new game)."""
+        `Refused` (a ValueError) before the board is found or once a move is recorded (take it
+        back first, or begin a new game)."""
         if not self._calibrated or self.watcher is None or self.watcher.calibration is None:
-            raise ValueError("the board is not found yet: nothing to turn")
+            raise Refused("turn_not_found")
         if self.arbiter.game.ply:
-            raise ValueError("moves are recorded: take them back, or begin a new game, first")
+            raise Refused("turn_moves_recorded")
         corner = self._read_turned()
         self.white_is_lighter = not self.white_is_lighter
         self._orientation_guessed = False

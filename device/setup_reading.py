@@ -15,8 +15,10 @@ square 46 was taken to be, and by what (`BY`):
 An orientation that cannot be this picture's (square 46 on a light square: the camera was
 turned since) is passed over for the next, and said.  The reader's warnings and that one are
 `Said`: each with a stable code (`vision.notes.CODES`, `CODES`), said in English and in Dutch
-(`WARNINGS_NL`, by the code and its values, never by reading the English).  The lighter pieces are White's unless the service
-was told otherwise (``white_is_lighter``, `device.service.Companion.turn_reading`).
+(`device.phrases.WARNINGS_NL`, by the code and its values, never by reading the English).  A
+frame that gives no position is `device.errors.Refused`, by its code too.  The lighter pieces
+are White's unless the service was told otherwise (``white_is_lighter``,
+`device.service.Companion.turn_reading`).
 
 It runs on the web's worker thread, never the service's: the service only hands over the frame
 and what it knows (`device.commands.read_position`).
@@ -24,13 +26,15 @@ and what it knows (`device.commands.read_position`).
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
 
+from device import phrases
+from device.errors import Refused
+from device.phrases import WARNINGS_NL
 from vision import notes
 from vision.calibration import Orientation
 from vision.locate import BoardNotFound
@@ -49,67 +53,6 @@ _SAID_AS_SQUARES = ("unsure_kings", "low_confidence")
 CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "orientation_impossible": ("corner", "by"),  # square 46's corner told is a light square
 })
-
-#: Every warning in Dutch, by its code: `str.format` templates of the warning's values (a
-#: number with a decimal comma; the values in `_NL_VALUES` said in Dutch).
-WARNINGS_NL: Mapping[str, str] = MappingProxyType({
-    "markers_partial": "maar {seen} van de 4 markers gezien (ID {ids}): het bord is aan zijn "
-                       "ruitpatroon gevonden",
-    "pieces_on_light": "{count} stuk(ken) op lichte velden ({on_dark} op donkere): het bord is "
-                       "verkeerd opgezet of gedraaid (art. 5 en 26)",
-    "low_confidence": "{count} vak(ken) onzeker gelezen: {cells}",
-    "unsure_kings": "{count} stuk(ken) lijken dammen, maar de camera ziet daar geen zeker "
-                    "verschil tussen dam en schijf; als schijf gelezen: {cells}; controleer ze",
-    "few_grid_corners": "maar {found} van de 81 hoekpunten van het raster gezien: de omtrek van "
-                        "het bord kan verschoven zijn",
-    "colours_alike": "de twee kleuren stukken zijn moeilijk uit elkaar te houden",
-    "kings_top_down": "dammen zijn niet van schijven te onderscheiden: de camera hangt bijna "
-                      "recht boven het bord ({tilt:.0f} graden uit het lood); kantel hem 20 tot "
-                      "45 graden",
-    "kings_camera_far": "dammen zijn niet zeker van schijven te onderscheiden: de bovenkant van "
-                        "een dam ligt maar {px:.1f} pixels van die van een schijf (de camera "
-                        "staat ver van het bord, {square_px:.0f} pixels per veld); zet hem "
-                        "dichterbij",
-    "kings_camera_steep": "dammen zijn niet zeker van schijven te onderscheiden: de bovenkant "
-                          "van een dam ligt maar {px:.1f} pixels van die van een schijf (de "
-                          "camera staat maar {tilt:.0f} graden uit het lood, {square_px:.0f} "
-                          "pixels per veld); kantel hem verder, 20 tot 45 graden, of zet hem "
-                          "dichterbij",
-    "kings_near_camera": "dammen zijn niet zeker van schijven te onderscheiden op {count} "
-                         "veld(en) het dichtst bij de camera ({cells}): de bovenkant van een dam "
-                         "ligt daar minder dan {sure_px:g} pixels van die van een schijf; kantel "
-                         "de camera verder of zet hem dichterbij",
-    "kings_colour_scatter": "dammen van de {colour} stukken zijn op deze foto niet zeker van "
-                            "schijven te onderscheiden: hun bovenkanten wijken {px:.1f} pixels "
-                            "af (een bovenkant valt weg tegen de velden, schittering of "
-                            "onscherpte): ze zijn als schijf gelezen",
-    "kings_few_men": "dammen zijn niet zeker van schijven te onderscheiden: te weinig schijven "
-                     "om mee te vergelijken ({men} van {pieces} stukken; de schijven zijn de "
-                     "maat voor de hoogte): elk stuk is als schijf gelezen",
-    "kings_scatter": "dammen zijn op deze foto niet zeker van schijven te onderscheiden: de "
-                     "bovenkanten van de schijven wijken {px:.1f} pixels af (afwijkende stukken, "
-                     "een glanzende bovenkant, onscherpte of een verkeerd gelezen bord): elk "
-                     "stuk is als schijf gelezen",
-    "orientation_impossible": "veld 46 kan niet {corner} in dit beeld liggen ({by}): die hoek "
-                              "is hier een licht veld; is de camera gedraaid?",
-})
-#: Values said in Dutch otherwise than in English (by the value's name).
-_NL_VALUES: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    "colour": {"lighter": "lichte", "darker": "donkere"},
-    "corner": {"top-left": "linksboven", "top-right": "rechtsboven",
-               "bottom-right": "rechtsonder", "bottom-left": "linksonder"},
-    "by": {"calibration": "zoals het bord eerder gevonden is",
-           "markers": "zoals de markers zeggen", "configuration": "zoals ingesteld"},
-})
-
-
-class _Dutch(string.Formatter):
-    """`str.format` with a decimal comma."""
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        text = super().format_field(value, format_spec)
-        return text.replace(".", ",") if isinstance(value, float) else text
-
 
 @dataclass(frozen=True)
 class Said:
@@ -130,9 +73,7 @@ class Said:
         template = WARNINGS_NL.get(self.code) if language == "nl" else None
         if template is None:
             return self.text
-        values = {k: _NL_VALUES.get(k, {}).get(v, v) if isinstance(v, str) else v
-                  for k, v in self.values.items()}
-        return _Dutch().format(template, **values)
+        return phrases.fill(template, "nl", self.values)
 
     def as_json(self) -> dict[str, Any]:
         return {"code": self.code, "text": {"en": self.text, "nl": self.say("nl")}}
@@ -180,13 +121,14 @@ def read_position(image: np.ndarray, *, calibrated: int | None = None,
                   turn: str = "white") -> SetUpReading:
     """The position in ``image`` (BGR), square 46 at the ``calibrated`` corner (the watcher's,
     None before it found the board), else the markers', else the ``configured`` one, else
-    guessed (see the module docstring).  Raises `vision.read.ImageReadError` or
-    `vision.locate.BoardNotFound` (`ValueError`s, one line) when the frame shows no board or
-    no position."""
+    guessed (see the module docstring).  Raises `device.errors.Refused` (a ValueError, one
+    line, said on the club's screen by its code) when the frame shows no board or no position."""
     try:
         reading = read_image(image)
     except BoardNotFound as e:  # (said of "image": here it is the camera's frame)
-        raise BoardNotFound(str(e).removeprefix("image: ")) from None
+        raise Refused("read_no_board", problem=str(e).removeprefix("image: ")) from None
+    if reading.pieces_on_light:  # no orientation makes a position of it
+        raise Refused("read_pieces_on_light", count=reading.pieces_on_light)
     side = "W" if turn == "white" else "B"
     told = [(corner, by) for corner, by in ((calibrated, "calibration"),
                                             (reading.corner_46, "markers"),
@@ -198,12 +140,16 @@ def read_position(image: np.ndarray, *, calibrated: int | None = None,
                         f"({_SAYING[by]}): that corner is a light square here; was the camera "
                         "turned?", MappingProxyType({"corner": CORNER_NAMES[corner], "by": by}))
                    for corner, by in told if (corner, by) not in fitting]
-    if fitting:
-        corner, by = fitting[0]
-        fen = position_fen(reading, corner, side, white_is_lighter)
-    else:
-        corner, fen = _guess(reading, side, white_is_lighter)
-        by = "guess"
+    try:
+        if fitting:
+            corner, by = fitting[0]
+            fen = position_fen(reading, corner, side, white_is_lighter)
+        else:
+            corner, fen = _guess(reading, side, white_is_lighter)
+            by = "guess"
+    except ImageReadError as e:  # (square 46 on a dark square, no piece on a light one: the
+        # position read is one the rules do not allow)
+        raise Refused("read_not_allowed", problem=str(e)) from None
     return SetUpReading(fen=fen, unsure=unsure_squares(reading, corner, white_is_lighter, fen),
                         corner_46=corner, by=by,
                         warnings=tuple(passed_over + [Said.of(w) for w in reading.warnings

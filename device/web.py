@@ -35,6 +35,10 @@ and forwards, it never decides:
 - static files (HTML, CSS, JS) from the package's ``static`` folder, read once at start: a
   name that is not one of those files is 404, so no other path can be reached.
 
+An error answer is JSON: ``{"error", "code", "text": {"en", "nl"}}``, the English sentence
+(``error``), its stable code (`device.phrases.ERRORS`; a command's `device.errors.Coded`) and
+the sentence in each language, which the page shows in its own.
+
 Every page and answer carries a content security policy allowing only this server's own
 scripts and styles: names and tags are placed as text by the page, never as markup.
 """
@@ -60,10 +64,10 @@ from typing import Any, Callable, TypeVar
 
 from aiohttp import web
 
-from device import commands
+from device import commands, phrases
 from device.commands import CommandError, Request
 from device.config import WebConfig
-from device.errors import StoreError, WebError
+from device.errors import Coded, Refused, StoreError, WebError
 from device.login_guard import LoginGuard
 from device.store import GameStore
 from rules import svg
@@ -434,7 +438,7 @@ class WebServer(Served):
             return None
         if self._given(request):
             self.guard.wrong(address)
-        return _error(401, "the arbiter's PIN or token is needed")
+        return _error(401, "pin_needed")
 
     async def _whoami(self, request: web.Request) -> web.Response:
         arbiter = bool(self.config.token) and self._checked(request) is None
@@ -446,7 +450,7 @@ class WebServer(Served):
 
     async def _login(self, request: web.Request) -> web.Response:
         if not self.config.token:
-            return _error(403, "the controls are off: set [web] token in the configuration")
+            return _error(403, "controls_off")
         body = await _json_body(request)
         address = request.remote or ""
         locked = self.guard.locked_for(address)
@@ -457,7 +461,7 @@ class WebServer(Served):
                                                                _digest(self.config.token)):
             self.guard.wrong(address)
             await asyncio.sleep(WRONG_PIN_DELAY_S)
-            return _error(401, "wrong PIN")
+            return _error(401, "wrong_pin")
         self.guard.right(address)
         response = web.json_response({"arbiter": True})
         response.set_cookie(COOKIE, self.config.token, httponly=True, samesite="Strict", path="/")
@@ -471,7 +475,7 @@ class WebServer(Served):
     def _refused(self, request: web.Request) -> web.Response | None:
         """The answer to an arbiter's request without the right to make it (None: it has it)."""
         if not self.config.token:
-            return _error(403, "the controls are off: set [web] token in the configuration")
+            return _error(403, "controls_off")
         return self._checked(request)
 
     async def _applied(self, command: Request) -> Any:
@@ -492,17 +496,17 @@ class WebServer(Served):
         try:
             command = build(body)
         except CommandError as e:
-            return _error(400, str(e))
+            return _refusal(400, e)
         if self.submit is None:
-            return _error(503, "no service to apply it")
+            return _error(503, "no_service")
         try:
             answer = await self._applied(command)
         except CommandError as e:
-            return _error(409, str(e))
+            return _refusal(409, e)
         except asyncio.TimeoutError:
-            return _error(503, "the service did not apply it in time")
+            return _error(503, "not_applied_in_time")
         except Exception:  # the service logged it; the game goes on
-            return _error(500, f"the {command.name} command failed: see the service's log")
+            return _error(500, "command_failed", command=command.name)
         log.info("the arbiter's command from the page: %s", command.name)
         return web.json_response({"ok": True, "answer": answer},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
@@ -526,7 +530,7 @@ class WebServer(Served):
         if refused is not None:
             return refused
         if self.submit is None:
-            return _error(503, "no service to ask")
+            return _error(503, "no_service_to_ask")
         language = request.query.get("lang", "en")
         if language not in ("en", "nl"):
             language = "en"
@@ -537,9 +541,9 @@ class WebServer(Served):
                 try:
                     got = await self._applied(commands.camera_still())
                 except CommandError as e:
-                    return _error(404, str(e))
+                    return _refusal(404, e)
                 except asyncio.TimeoutError:
-                    return _error(503, "the service did not answer in time")
+                    return _error(503, "not_answered_in_time")
                 from device import camera_view
 
                 def make() -> bytes:
@@ -562,16 +566,16 @@ class WebServer(Served):
         body = await _json_body(request)
         turn = body.get("turn", "white")
         if turn not in ("white", "black"):
-            return _error(400, f"not a side to move: {turn!r}: use white or black")
+            return _error(400, "not_a_side", turn=turn)
         if self.submit is None:
-            return _error(503, "no service to ask")
+            return _error(503, "no_service_to_ask")
         async with self._reading_lock:  # one at a time: the Pi's CPU belongs to vision
             try:
                 got = await self._applied(commands.read_position())
             except CommandError as e:
-                return _error(404, str(e))
+                return _refusal(404, e)
             except asyncio.TimeoutError:
-                return _error(503, "the service did not answer in time")
+                return _error(503, "not_answered_in_time")
             from device.setup_reading import read_position
 
             def read() -> dict:
@@ -582,11 +586,11 @@ class WebServer(Served):
 
             try:
                 answer = await asyncio.get_running_loop().run_in_executor(None, read)
-            except ValueError as e:  # no board found, or no position the rules allow
-                return _error(422, f"no position read from the camera's frame: {e}")
+            except Refused as e:  # no board found, or no position the rules allow
+                return _refusal(422, e)
             except Exception:
                 log.exception("reading the position from frame %s failed", got["index"])
-                return _error(500, "reading the position failed: see the service's log")
+                return _error(500, "reading_failed")
         log.info("a set-up position read from frame %s for the page", got["index"])
         return web.json_response({"ok": True, "answer": {**answer, "frame": int(got["index"])}},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
@@ -694,13 +698,20 @@ def pdn_response(request: web.Request, text: str, name: str, etag: str, modified
                         headers=headers)
 
 
-def _error(status: int, text: str) -> web.Response:
-    return web.json_response({"error": text}, status=status)
+def _error(status: int, code: str, **values: Any) -> web.Response:
+    """An error answer: its English sentence, its ``code`` and the sentence in every language
+    (`device.phrases.error_json`), for the page to say in its own."""
+    return web.json_response(phrases.error_json(code, values), status=status,
+                             dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+
+def _refusal(status: int, error: Coded) -> web.Response:
+    return _error(status, error.code, **error.values)
 
 
 def _locked_out(seconds: float) -> web.Response:
     wait = max(1, math.ceil(seconds))
-    response = _error(429, f"too many wrong PINs from this address: try again in {wait} s")
+    response = _error(429, "locked_out", wait=wait)
     response.headers["Retry-After"] = str(wait)
     return response
 
@@ -709,14 +720,20 @@ async def _json_body(request: web.Request) -> dict:
     """The request's JSON object (commands are sent as ``application/json``: a form posted from
     another site cannot send that without the browser asking first)."""
     if request.content_type != "application/json":
-        raise web.HTTPUnsupportedMediaType(text="send the command as application/json")
+        raise _failed(web.HTTPUnsupportedMediaType, "not_json")
     try:
         body = await request.json()
     except ValueError:
-        raise web.HTTPBadRequest(text="the body is not JSON") from None
+        raise _failed(web.HTTPBadRequest, "body_not_json") from None
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the body must be a JSON object")
+        raise _failed(web.HTTPBadRequest, "body_not_object")
     return body
+
+
+def _failed(kind: type[web.HTTPException], code: str) -> web.HTTPException:
+    """An error answer (as `_error`'s) to raise."""
+    return kind(text=json.dumps(phrases.error_json(code, {}), ensure_ascii=False),
+                content_type="application/json")
 
 
 def _not_modified(request: web.Request, etag: str, modified: float) -> bool:

@@ -525,7 +525,8 @@ def test_every_warning_of_a_reading_can_be_said_in_dutch():
     import pickle
     import string
 
-    from device.setup_reading import CODES, WARNINGS_NL, Said
+    from device.phrases import WARNINGS_NL
+    from device.setup_reading import CODES, Said
     from vision.notes import CODES as READER_CODES
     from vision.notes import Note
 
@@ -553,12 +554,122 @@ def test_no_frame_yet_or_no_board_in_it_is_a_clear_error(tmp_path):
     with reading_server(tmp_path, None) as url:
         status, answer, _ = call(url, "POST", {}, bearer())
     assert status == 404 and answer["error"] == "no frame from the camera yet"
+    assert answer["code"] == "no_frame" and answer["text"]["nl"] == "nog geen beeld van de camera"
     blank = Frame(np.full((480, 640, 3), 128, np.uint8), 0.0, 1)
     with reading_server(tmp_path, blank) as url:
         status, answer, _ = call(url, "POST", {}, bearer())
     assert status == 422
     assert answer["error"].startswith("no position read from the camera's frame: no 10x10 "
                                       "checkered board found in the image")
+    assert answer["code"] == "read_no_board" and answer["text"]["en"] == answer["error"]
+    assert answer["text"]["nl"] == ("geen stelling gelezen van het camerabeeld: er is geen "
+                                    "dambord van 10 bij 10 velden in gevonden")
+
+
+# -- errors in the page's language (issue 17)
+
+#: The calls that send an error by its code, and which of their arguments is the code (web.py's
+#: own helpers; the errors with a code, in every module).
+_CODE_ARGUMENT = {"_error": 1, "_failed": 1, "CommandError": 0, "Refused": 0}
+_WEB_ONLY = ("_error", "_failed")
+
+
+def _codes_sent() -> list[tuple[str, str, set[str] | None]]:
+    """Every error code the server's modules send, where, and the values named with it (None:
+    passed on as a whole, ``**values``)."""
+    import ast
+    from pathlib import Path
+
+    import device
+
+    out = []
+    for path in sorted(Path(device.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else \
+                node.func.attr if isinstance(node.func, ast.Attribute) else None
+            at = _CODE_ARGUMENT.get(name)
+            if name in _WEB_ONLY and path.name != "web.py":
+                continue
+            if at is None or len(node.args) <= at:
+                continue
+            code = node.args[at]
+            where = f"{path.name}:{node.lineno}"
+            if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
+                # only a code passed on: an error's own (web._refusal)
+                assert ast.unparse(code) == "error.code", (where, ast.unparse(code))
+                continue
+            named = None if any(k.arg is None for k in node.keywords) else \
+                {k.arg for k in node.keywords}
+            out.append((code.value, where, named))
+    return out
+
+
+def test_every_error_the_server_can_send_is_said_in_dutch():
+    """Every code an error answer can carry (each call that sends one, found in the server's
+    modules) has an English and a Dutch sentence; the call names exactly the values its
+    English sentence names and the Dutch one names no other; no sentence is left unsent."""
+    from device import phrases
+    from device.commands import CommandError
+    from device.errors import Refused
+
+    sent = _codes_sent()
+    assert len(sent) > 30
+    english, dutch = phrases.ERRORS["en"], phrases.ERRORS["nl"]
+    assert set(english) == set(dutch) == set(phrases.ERRORS["nl"])
+    for code, where, named in sent:
+        assert code in dutch and dutch[code].strip(), (where, code)
+        if named is not None:
+            assert named == phrases.fields(english[code]), (where, code, named)
+    assert {code for code, _, _ in sent} == set(english)  # (none written and never sent)
+    for code, template in english.items():
+        assert phrases.fields(dutch[code]) <= phrases.fields(template), code
+        values = {name: 7 for name in phrases.fields(template)}
+        said = Refused(code, **values)
+        assert said.say("nl") != str(said) and said.say("en") == str(said)
+    error = CommandError("already_over", result="0-1", reason="resignation")
+    assert str(error) == "the game is already over: 0-1 (resignation)"
+    assert error.as_json() == {"error": str(error), "code": "already_over",
+                               "text": {"en": str(error),
+                                        "nl": "de partij is al afgelopen: 0-1 (opgave)"}}
+    with pytest.raises(ValueError, match="no error code"):
+        CommandError("no_such_thing")
+    with pytest.raises(ValueError, match="names"):
+        CommandError("not_adjourned", number=3)
+
+
+def test_a_refused_command_answers_its_code_and_says_it_in_dutch(tmp_path):
+    """A command the game does not allow (409), one that is not a command (400), one sent
+    without the PIN (401) or not as JSON (415): each answers its English sentence as before,
+    its code, and the sentence in English and Dutch for the page."""
+    from rules.arbiter import Arbiter
+
+    companion = SimpleNamespace(arbiter=Arbiter(Game(tags={"Event": "t"})))
+    store = GameStore(tmp_path / "games.sqlite3")
+    server = WebServer(WebConfig(bind="127.0.0.1", port=0, token=TOKEN), store,
+                       answering(companion)).start()
+    try:
+        url = server.url
+        status, answer, _ = call(url + "api/take-back", "POST", {}, bearer())
+        assert status == 409
+        assert answer == {"error": "there is no move to take back", "code": "no_move_to_take_back",
+                          "text": {"en": "there is no move to take back",
+                                   "nl": "er is geen zet om terug te nemen"}}
+        status, answer, _ = call(url + "api/declare", "POST",
+                                 {"result": "1/2-1/2", "reason": "resignation"}, bearer())
+        assert status == 400 and answer["code"] == "resignation_draw"
+        assert answer["error"].startswith("a resignation is a win: use 1-0")
+        assert answer["text"]["nl"] == "opgave is een winst: kies 1-0 (zwart gaf op) of 0-1 (wit gaf op)"
+        status, answer, _ = call(url + "api/take-back", "POST", {})
+        assert status == 401 and answer["code"] == "pin_needed"
+        assert answer["text"]["nl"] == "de PIN of het token van de arbiter is nodig"
+        status, answer, _ = call(url + "api/take-back", "POST", headers=bearer(), raw=b"{}")
+        assert status == 415 and answer["code"] == "not_json"
+        assert answer["error"] == "send the command as application/json"
+    finally:
+        server.close()
+        store.close()
 
 
 # -- guessing the PIN (issue 17)

@@ -307,3 +307,30 @@ def test_an_open_irregularity_is_shown_with_its_article(tmp_path, page):
         expect(said.first).to_contain_text("Wit, onregelmatige zet, artikel 27d")
         screenshot(page, "irregular-nl")
         assert not page.dialogs
+
+
+def test_a_refused_action_is_said_in_the_pages_language(tmp_path, page):
+    """Issue 17: what the server refuses is said on a Dutch page in Dutch, by the error's code
+    (device/phrases.py), whether the game refused it (no move to take back) or the command was
+    wrong (a resignation declared a draw); switched to English, the same refusal in English."""
+    with served(tmp_path, real_game(0)) as c:
+        page.goto(c.web.url)
+        page.click("#lang-nl")
+        expect(page.locator("#status")).to_have_text("Partij bezig", timeout=WAIT_MS * 3)
+        page.fill("#pin", TOKEN)
+        page.click("#login button")
+        expect(page.locator("#controls")).to_be_visible()
+        page.click("#take-back")
+        expect(page.locator("#message")).to_have_text("er is geen zet om terug te nemen")
+        expect(page.locator("#message")).to_have_class("error")
+        page.select_option("#declare-result", "1/2-1/2")
+        page.select_option("#declare-reason", "resignation")
+        page.click("#declare")
+        expect(page.locator("#message")).to_have_text(
+            "opgave is een winst: kies 1-0 (zwart gaf op) of 0-1 (wit gaf op)")
+        screenshot(page, "refused-nl", "#arbiter")
+        page.click("#lang-en")
+        expect(page.locator("#message")).to_have_text(
+            "a resignation is a win: use 1-0 (Black resigned) or 0-1 (White resigned)")
+        assert c.store.game(c.game_id).in_progress and not c.store.moves(c.game_id)
+        assert not page.dialogs

@@ -102,6 +102,7 @@ const page = {
   last: null,
   source: null,
   connection: "connecting",  // connecting, live or offline
+  said: null,  // the arbiter's last message (say)
 };
 
 function $(id) { return document.getElementById(id); }
@@ -362,7 +363,7 @@ function loadSetup(fen) {
 }
 
 async function readPosition() {
-  say(words().reading, true);
+  say(every("reading"), true);
   const r = await fetch("/api/read-position", {
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json" },
@@ -371,7 +372,7 @@ async function readPosition() {
   let answer = {};
   try { answer = await r.json(); } catch (e) { answer = { error: r.statusText }; }
   if (!r.ok) {
-    say(answer.error || r.statusText, false);
+    say(refusal(answer, r), false);
     if (r.status === 401) whoami();
     return;
   }
@@ -381,7 +382,7 @@ async function readPosition() {
   setup.orientation = { ...got.orientation, turned: false };
   setup.warnings = got.warnings;
   showSetup(false);
-  say(words().done, true);
+  say(every("done"), true);
 }
 
 function wireSetup() {
@@ -420,7 +421,7 @@ function wireSetup() {
   });
   $("setup-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    if (!loadSetup($("setup-fen").value)) { say(words().bad_fen, false); return; }
+    if (!loadSetup($("setup-fen").value)) { say(every("bad_fen"), false); return; }
     command("/api/new-game", { fen: setupFen() });
   });
   $("setup").addEventListener("toggle", () => { if ($("setup").open) showSetup(false); });
@@ -474,11 +475,23 @@ async function whoami() {
   if (me.arbiter) adjourned();
 }
 
+// What the arbiter is told: a sentence per language, as a page's word (every(key)) or a refusal
+// (the server's error answer: its text in each language by its code, device/phrases.py); said
+// again in the other language when the page's changes.
 function say(text, ok) {
+  page.said = { text, ok };
   const m = $("message");
-  m.textContent = text;
+  m.textContent = typeof text === "string" ? text : text[page.lang] || text.en || "";
   m.className = ok ? "ok" : "error";
 }
+
+function every(key, after) {
+  const out = {};
+  for (const [lang, w] of Object.entries(WORDS)) out[lang] = w[key] + (after || "");
+  return out;
+}
+
+function refusal(answer, r) { return answer.text || answer.error || r.statusText; }
 
 async function command(path, body) {
   const r = await fetch(path, {
@@ -488,7 +501,7 @@ async function command(path, body) {
   });
   let answer = {};
   try { answer = await r.json(); } catch (e) { answer = { error: r.statusText }; }
-  if (r.ok) say(words().done, true); else say(answer.error || r.statusText, false);
+  if (r.ok) say(every("done"), true); else say(refusal(answer, r), false);
   if (r.status === 401) whoami();
   return r.ok;
 }
@@ -507,6 +520,7 @@ function wire() {
       translate();
       if (page.last) show(page.last);
       showSetup(true);
+      if (page.said) say(page.said.text, page.said.ok);
       if ($("camera").open && !$("controls").hidden) still();  // its banner in the language
     });
   }
@@ -520,8 +534,8 @@ function wire() {
     $("pin").value = "";
     if (r.status === 429) {
       const wait = r.headers.get("Retry-After");
-      say(words().locked_out + (wait ? " (" + wait + " s)" : ""), false);
-    } else if (!r.ok) say(words().wrong_pin, false); else say("", true);
+      say(every("locked_out", wait ? " (" + wait + " s)" : ""), false);
+    } else if (!r.ok) say(every("wrong_pin"), false); else say("", true);
     whoami();
   });
   $("logout").addEventListener("click", async () => {
