@@ -425,7 +425,8 @@ def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
         store = HubStore(args.database)
         hub = Hub(broker, store, pairing=pairing, round_=args.round).start()
         try:
-            web = HubWebServer(WebConfig(bind=args.bind, port=args.port), hub).start()
+            web = HubWebServer(WebConfig(bind=args.bind, port=args.port), hub,
+                               language=config.speech.language).start()
             try:
                 others = web.address_for_others
                 out.write(f"The round's page: {web.url}" + (f" (from other machines: {others})" if others else "")

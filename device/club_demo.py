@@ -42,7 +42,8 @@ def run_club(config: Config, boards: int, out: TextIO, stop: threading.Event, *,
         companions = []
         try:
             hub = Hub(BrokerConfig(url=broker.url, event=EVENT), store).start()
-            web = HubWebServer(WebConfig(bind=config.web.bind, port=hub_port), hub).start()
+            web = HubWebServer(WebConfig(bind=config.web.bind, port=hub_port), hub,
+                               language=config.speech.language).start()
             out.write(f"frisian-companion demo: {boards} boards -> broker {broker.url} -> hub\n"
                       f"The round's page: {web.url}"
                       + (f" (from other machines: {web.address_for_others})" if web.address_for_others else "")

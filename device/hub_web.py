@@ -4,7 +4,10 @@
 `device.hub.Round`; it decides nothing and changes nothing.
 
 - ``/``: every board at a glance (names, position drawn by `rules.svg`, last move, counters,
-  status, an open irregularity, the board online or not); a board opens ``/board/N``.
+  status, an open irregularity, the board online or not); a board opens ``/board/N``.  An open
+  irregularity is said in the hub's language (``language``, the configuration's speech
+  language) as the club's screen says it (`device.live`: the rules' sentence in English, its
+  article once).
 - ``/board/N``: one board: its position, its moves, its PDN, a link to the companion's own page.
 - ``/api/events`` (server-sent events): one ``board`` event per board changed, its card as
   escaped HTML with the plies and moves (``?board=N``: that board's only); a page connecting gets
@@ -69,8 +72,17 @@ def counters_text(counters: dict | None) -> str:
     return ", ".join(parts)
 
 
-def card_html(card: dict) -> str:
-    """A board's card on the round's page (every text escaped)."""
+def pending_text(pending: dict, language: str = "en") -> str:
+    """An open irregularity as `device.live` says it in ``language`` (its article once); a
+    board that sent no text per language: the rules' sentence (English, its article at the
+    end)."""
+    said = pending.get("text") or {}
+    return said.get(language) or said.get("en") or pending.get("summary") or ""
+
+
+def card_html(card: dict, language: str = "en") -> str:
+    """A board's card on the round's page (every text escaped), an open irregularity said in
+    ``language``."""
     status = card.get("status") or "unknown"
     plies = card.get("plies", 0)
     last = card.get("last")
@@ -87,8 +99,8 @@ def card_html(card: dict) -> str:
         + (f' <span class="result">{_e(result)}</span>' if result != "*" else "")
         + ('' if card.get("online") else ' <span class="offline">offline</span>') + '</p>',
         f'<p class="counters">{_e(counters_text(card.get("counters")))}</p>',
-        (f'<p class="pending"><span class="article">{_e(pending.get("article") or "")}</span> '
-         f'{_e(pending.get("summary") or "")}</p>' if pending else ""),
+        (f'<p class="pending" lang="{_e(language)}">{_e(pending_text(pending, language))}</p>'
+         if pending else ""),
     ])
 
 
@@ -104,9 +116,10 @@ class HubWebServer(Served):
     what = "the hub's round page"
     port_setting = "hub --port"
 
-    def __init__(self, config: WebConfig, hub: Hub) -> None:
+    def __init__(self, config: WebConfig, hub: Hub, language: str = "en") -> None:
         super().__init__(config)
         self.hub = hub
+        self.language = language
         self._static = {k: v for k, v in static_files().items() if k.startswith("hub.")}
         # on the web's loop only:
         self._messages: dict[int, tuple[int, bytes]] = {}  # board -> (version, SSE message)
@@ -173,7 +186,7 @@ class HubWebServer(Served):
         for card in cards:
             self._version += 1
             data = {"board": card["board"], "game": card["game"], "plies": card["plies"],
-                    "moves": card["moves"], "sent": card["sent"], "html": card_html(card)}
+                    "moves": card["moves"], "sent": card["sent"], "html": card_html(card, self.language)}
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
             self._messages[card["board"]] = (self._version, f"event: board\ndata: {text}\n\n".encode())
         waiting, self._changed = self._changed, asyncio.Event()
@@ -191,7 +204,7 @@ class HubWebServer(Served):
 
     async def _index(self, request: web.Request) -> web.Response:
         cards = self._read(lambda: [self.hub.round.card(b) for b in self.hub.round.boards()])
-        items = "".join(f'<article class="card" id="board-{c["board"]}">{card_html(c)}</article>'
+        items = "".join(f'<article class="card" id="board-{c["board"]}">{card_html(c, self.language)}</article>'
                         for c in cards)
         body = self._header("The round") + f'<main id="round" class="round">{items}</main>'
         return web.Response(text=_page("The round", body), content_type="text/html",
@@ -205,7 +218,7 @@ class HubWebServer(Served):
                if card.get("page") else "")
         body = (self._header(f"Board {board}") +
                 f'<main class="one-board" data-board="{board}">'
-                f'<article class="card big" id="board-{board}">{card_html(card)}</article>'
+                f'<article class="card big" id="board-{board}">{card_html(card, self.language)}</article>'
                 f'<section><h2>Moves</h2><ol id="moves">{moves}</ol>'
                 f'<p><a href="/board/{board}.pdn?download=1">PDN of this board</a></p>{own}</section></main>')
         return web.Response(text=_page(f"Board {board}", body), content_type="text/html",

@@ -29,12 +29,13 @@ def board_config(broker: Mosquitto, board: int) -> BrokerConfig:
 
 
 @contextmanager
-def running_hub(folder: Path, broker: Mosquitto, pairing: dict | None = None) -> Iterator[tuple[Hub, HubWebServer]]:
-    """A hub on ``folder``/hub.sqlite3 with its page on a free port."""
+def running_hub(folder: Path, broker: Mosquitto, pairing: dict | None = None,
+                language: str = "en") -> Iterator[tuple[Hub, HubWebServer]]:
+    """A hub on ``folder``/hub.sqlite3 with its page on a free port (in ``language``)."""
     store = HubStore(folder / "hub.sqlite3")
     hub = Hub(BrokerConfig(url=broker.url, username=HUB_USER, password=HUB_PASSWORD, event=EVENT),
               store, pairing=pairing).start()
-    web = HubWebServer(WebConfig(bind="127.0.0.1", port=0), hub).start()
+    web = HubWebServer(WebConfig(bind="127.0.0.1", port=0), hub, language).start()
     try:
         yield hub, web
     finally:

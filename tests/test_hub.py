@@ -159,6 +159,72 @@ def test_rendered_games_pairings_page_and_standings(tmp_path, broker):
                 c.close()
 
 
+def sse_cards(url: str, count: int) -> list[dict]:
+    """The first ``count`` board events of the page's ``/api/events``."""
+    import http.client
+    import json
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.request("GET", "/api/events")
+        r = conn.getresponse()
+        out = []
+        while len(out) < count:
+            line = r.fp.readline().decode()
+            if line.startswith("data: "):
+                out.append(json.loads(line[len("data: "):]))
+        return out
+    finally:
+        conn.close()
+
+
+@needs_mosquitto
+def test_an_open_irregularity_is_said_once_with_its_article_in_the_hubs_language(tmp_path, broker):
+    """Issue 17 on the hub: a man moved two squares forward (Art. 27d), the opponent not yet
+    replied.  The round's page, the board's page and the live card say the irregularity as the
+    board's own page does: in the hub's language (Dutch: the article, then what is wrong), the
+    article once (English: the rules' sentence, which ends with it)."""
+    from device.config import WebConfig
+    from device.hub_web import HubWebServer
+    from rules.game import Game
+    from rules.move import Move
+    from rules.position import Position
+
+    start = Position.start()
+    board = start.pieces()
+    board[25] = board.pop(34)
+    game = Game(start=start, tags={"Event": "t"})
+    game.push_irregular(Move(34, 25, (34, 25)), Position.setup(board, start.turn.other), "UNREACHABLE")
+    dutch = ('<p class="pending" lang="nl">artikel 27d: er staat een stuk waar geen zet het kan '
+             'brengen</p>')
+    english = ('<p class="pending" lang="en">no legal move takes the white man on 34 to 25: a man '
+               'moves one square at a time (Art. 6) (Art. 27d)</p>')
+    with running_hub(tmp_path, broker, language="nl") as (hub, web):
+        in_english = HubWebServer(WebConfig(bind="127.0.0.1", port=0), hub).start()
+        c = Companion(source=Holding(RenderedSource(game, fps=6, seed=7)),
+                      store=GameStore(tmp_path / "board1.sqlite3"), tags={"Event": "t"},
+                      still_s=0.3, owns_store=True)
+        c.broker = broker_for(replace(Config(), broker=board_config(broker, 1)), c)
+        stop = threading.Event()
+        thread = threading.Thread(target=c.run, args=(stop,), daemon=True)
+        thread.start()
+        try:
+            # (the live card follows the page's by up to FLUSH_S: a page connecting now gets it)
+            assert wait_for(lambda: 'class="pending"' in sse_cards(web.url, 1)[0]["html"], 180)
+            [card] = sse_cards(web.url, 1)
+            assert dutch in card["html"] and "Art. 27d" not in card["html"]
+            assert dutch in call(web.url)[1] and dutch in call(web.url + "board/1")[1]
+            page = call(in_english.url)[1]
+            assert english in page and page.count("27d") == 1
+        finally:
+            stop.set()
+            thread.join(60)
+            c.close()
+            in_english.close()
+
+
 @needs_mosquitto
 def test_a_board_started_without_its_broker_records_and_sends_all_once_it_is_there(tmp_path, caplog):
     broker = Mosquitto(tmp_path / "broker", event=EVENT)  # not started yet
