@@ -277,7 +277,9 @@ def test_the_camera_views_labels_stand_out_on_light_pieces_and_squares():
         label = f"{sq} w" if sq > 30 else str(sq)
         (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)
         box = grey[int(y) - h // 2:int(y) + h // 2 + 1, int(x) - w // 2:int(x) + w // 2 + 1]
-        text, ground = np.percentile(box, 95), np.median(box)
+        # (the ground: a quarter of the box's pixels at least; a one-digit label's strokes
+        # cover half its tight box where OpenCV 4.6 draws them bolder)
+        text, ground = np.percentile(box, 95), np.percentile(box, 25)
         assert ground < 120 and text - ground > 100, (sq, ground, text)
 
 
