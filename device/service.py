@@ -118,7 +118,6 @@ CALIBRATE_FRAMES = 8
 #: A still board differing from the start position on at most this many squares may be a game
 #: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
 BEGUN_SQUARES = 16
-_START_SQUARES = frozenset(range(1, 21)) | frozenset(range(31, 51))
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -437,8 +436,7 @@ class Companion:
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(image, board, now)
         except (BoardNotFound, CalibrationError) as e:
-            begun = (self._begun(image, now) if board is None and not self.resumed
-                     and isinstance(e, CalibrationError) else None)
+            begun = self._begun(image, now, board) if isinstance(e, CalibrationError) else None
             if begun is None:
                 self._not_calibrated(e, board, now)
                 return
@@ -495,14 +493,16 @@ class Companion:
             what = "the start position" if board is None else "the game's position"
             log.info("waiting for %s: %s", what, e)
 
-    def _begun(self, image, now: float) -> "tuple[object, bool] | None":
+    def _begun(self, image, now: float, board=None) -> "tuple[object, bool] | None":
         """The game began before the board was seen still in the start position (quick play:
         the first hand reached in a third of a second after the companion started; a companion
-        started late): a still board a few legal moves on from it.  It is read with colours
-        learnt as if it showed the start position (`BoardWatcher.reading_as`), and an arbiter
-        of its own tries the readings as the recorded game's would (`Arbiter.observe`: legal
-        play from the start position, `RECOVERY_PLIES` at most, several readings for a long
-        line).  When it records the moves, the board is learnt as the position they give (its
+        started late), or went on while the companion was off (restarted after a power cut at
+        quick play, its board still for only a frame between moves: eleven moves were lost) or
+        before a set-up position was seen: a still board a few legal moves on from the game's
+        position (``board``; None: the start position).  It is read with colours learnt as if
+        it showed that position (`BoardWatcher.reading_as`), and an arbiter of its own tries
+        the readings as the recorded game's would (`Arbiter.observe`: legal play from the
+        game's position, `RECOVERY_PLIES` at most, several readings for a long line).  When it records the moves, the board is learnt as the position they give (its
         own looks, no square learnt wrong), and the readings go to the game's arbiter, which
         records them with a scoresheet note that they were caught up.  None when no line of
         legal moves explains the board (another position: a problem set up, the pieces still
@@ -516,25 +516,28 @@ class Companion:
         pictures = [image] + ([mean_frame(frames[:len(frames) // 2]),
                                mean_frame(frames[len(frames) // 2:])] if len(frames) >= 4 else [])
         where = self._configured_location(image)
-        trial = Arbiter(Game(start=Position.start()))
+        trial = Arbiter(self.arbiter.game.copy())
+        if trial.over is not None or self.arbiter.pending is not None:
+            return None
+        expected = board if board is not None else Position.start().pieces()
+        base = trial.game.ply
         readings = []
         corners = set()
         try:
             for picture in pictures:
-                obs, corner = self.watcher.reading_as(picture, location=where)
+                obs, corner = self.watcher.reading_as(picture, board=expected, location=where)
                 corners.add(corner)
-                changed = sum((obs.reading(sq).content is None) != (sq not in _START_SQUARES)
+                changed = sum((obs.reading(sq).content is None) != (sq not in expected)
                               for sq in range(1, 51))
                 if changed > BEGUN_SQUARES:
                     return None
                 readings.append(obs)
                 trial.observe(Settled(obs, (), now))
-                if trial.game.ply or trial.pending is not None or trial.over is not None:
+                if trial.game.ply > base or trial.pending is not None or trial.over is not None:
                     break
         except BoardNotFound:
             return None
-        if not trial.game.ply or trial.pending is not None or trial.over is not None \
-                or len(corners) != 1:
+        if trial.game.ply <= base or trial.pending is not None or len(corners) != 1:
             return None
         # learnt the way round the moves were found in, whatever the position alone suggests
         config = self.watcher.config
@@ -548,15 +551,21 @@ class Companion:
         finally:
             if guessed:
                 self.watcher.config = replace(self.watcher.config, corner_46=None)
-        if _kinds_apart(calibration.colours, trial.expected_board()) < START_KINDS_APART:
+        # the kinds must stand apart as the game's own position's must (`_calibration`)
+        need = (0.0 if self.resumed else START_KINDS_APART if board is None
+                else SET_UP_KINDS_APART)
+        if _kinds_apart(calibration.colours, trial.expected_board()) < need:
             return None
         # read again with the looks learnt for the board as it stands, as many times as the
         # trial needed, for the game's arbiter (one a frame, before the board goes on)
         self._begun_readings = [Settled(self.watcher.read(picture, now), (), now)
                                 for picture in pictures[:len(readings)]]
-        self._note(f"The game had begun before the board was seen still in the start "
-                   f"position: {trial.game.ply} plies found played "
-                   f"({' '.join(trial.game.move_texts())}); recording from there")
+        played = " ".join(trial.game.move_texts()[base:])
+        when = ("went on while the companion was off" if self.resumed else
+                "had begun before the board was seen still in "
+                + ("the start position" if board is None else "the set-up position"))
+        self._note(f"The game {when}: {trial.game.ply - base} plies found played ({played}); "
+                   "recording from there")
         return calibration, guessed
 
     def _standing_still(self, image, now: float) -> bool:
