@@ -45,6 +45,16 @@ def real_game(index: int = 3) -> Game:
     return read_file(str(DATA / "lidraughts-frisian.pdn"))[index].game
 
 
+def real_opening(plies: int, index: int = 3) -> Game:
+    """The first ``plies`` plies of `real_game`: enough for a restart's tests to show the game
+    going on after it, at half the rendering."""
+    full = real_game(index)
+    game = Game(start=full.start)
+    for move, after in zip(full.moves[:plies], full.positions[1:plies + 1]):
+        game.push(move, after)
+    return game
+
+
 def companion(tmp_path: Path, source, **kw) -> Companion:
     return Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "test"},
                      still_s=STILL_S, **kw)
@@ -541,7 +551,7 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
     square and the squares under the hand learnt the wrong looks, about a dozen squares read
     wrong from then on and no move was recorded again (`bench.faults`: 11-18 of 24 moves
     lost per kill).  The board is learnt once it stands still, and the game goes on."""
-    game = real_game()
+    game = real_opening(16)
     source = RenderedSource(game, fps=6, seed=13)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
@@ -569,7 +579,7 @@ def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes
     moves, nothing was recorded again (`bench.faults`: 11 of 24 moves lost by one SIGKILL).
     The board is learnt as the position the legal moves that explain it give, and the arbiter
     records those moves and the rest of the game."""
-    game = real_game()
+    game = real_opening(16)
     source = RenderedSource(game, fps=6, seed=13)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
@@ -600,10 +610,7 @@ def test_a_game_resumed_at_quick_play_after_moves_made_while_it_was_off_loses_no
     never had one accepted, and the rest of the game (11 of 24 moves) was lost.  The board the
     service comes back to, two moves on, is explained by legal play from the game's position,
     learnt as that position, and every move is recorded."""
-    full = real_game()
-    game = Game(start=full.start)
-    for move, after in zip(full.moves[:20], full.positions[1:21]):
-        game.push(move, after)
+    game = real_opening(20)
     source = RenderedSource(game, fps=6, seed=2)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
