@@ -572,15 +572,11 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
         assert second.arbiter.game.move_texts() == game.move_texts()
 
 
-def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes_on(tmp_path):
-    """The service is off while two moves are made: the resumed game's board shows another
-    position than the game's.  It was read uncalibrated for the rest of the game (squares
-    unsure, moves unrecorded), and at quick play, its board still for only a frame between
-    moves, nothing was recorded again (`bench.faults`: 11 of 24 moves lost by one SIGKILL).
-    The board is learnt as the position the legal moves that explain it give, and the arbiter
-    records those moves and the rest of the game."""
-    game = real_opening(16)
-    source = RenderedSource(game, fps=6, seed=13)
+def _resumed_two_moves_on(tmp_path, game: Game, seed: int) -> tuple[Companion, int | None]:
+    """``game`` recorded for 6 plies, the service off while two moves are made, then back when
+    the board stands still after them and on to the game's end: the resumed companion, and the
+    ply its game had reached when its board was first learnt (None: never)."""
+    source = RenderedSource(game, fps=6, seed=seed)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
         first, frame = _record_until(source, store, 6)
@@ -600,8 +596,20 @@ def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes
                 learnt_at = second.arbiter.game.ply
             frame = source.read()
         second.close()
-        assert second.arbiter.game.move_texts() == game.move_texts()
-        assert learnt_at is not None
+    return second, learnt_at
+
+
+def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes_on(tmp_path):
+    """The service is off while two moves are made: the resumed game's board shows another
+    position than the game's.  It was read uncalibrated for the rest of the game (squares
+    unsure, moves unrecorded), and at quick play, its board still for only a frame between
+    moves, nothing was recorded again (`bench.faults`: 11 of 24 moves lost by one SIGKILL).
+    The board is learnt as the position the legal moves that explain it give, and the arbiter
+    records those moves and the rest of the game."""
+    game = real_opening(16)
+    second, learnt_at = _resumed_two_moves_on(tmp_path, game, seed=13)
+    assert second.arbiter.game.move_texts() == game.move_texts()
+    assert learnt_at is not None
 
 
 def test_a_game_resumed_at_quick_play_after_moves_made_while_it_was_off_loses_no_move(tmp_path):
@@ -611,20 +619,5 @@ def test_a_game_resumed_at_quick_play_after_moves_made_while_it_was_off_loses_no
     service comes back to, two moves on, is explained by legal play from the game's position,
     learnt as that position, and every move is recorded."""
     game = real_opening(20)
-    source = RenderedSource(game, fps=6, seed=2)
-    source.open()
-    with GameStore(tmp_path / "games.sqlite3") as store:
-        first, frame = _record_until(source, store, 6)
-        corner = first.watcher.calibration.orientation.corner_46
-        while frame is not None and not (source.truth.ply == 8 and not source.truth.hand):
-            frame = source.read()
-        assert frame is not None
-        second = Companion(source=source, store=store, tags={"Event": "test"}, still_s=STILL_S,
-                           corner_46=corner)
-        second.open_game()
-        assert second.resumed
-        while frame is not None:
-            second.process(frame)
-            frame = source.read()
-        second.close()
-        assert second.arbiter.game.move_texts() == game.move_texts()
+    second, _ = _resumed_two_moves_on(tmp_path, game, seed=2)
+    assert second.arbiter.game.move_texts() == game.move_texts()

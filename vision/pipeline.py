@@ -249,12 +249,8 @@ class BoardWatcher:
         obs = self._read_as(frame, expected, location)
         location = self._location
         cal = self.calibration
-
-        def colour(p: Piece | None) -> object:
-            return None if p is None else p.color
-
         wrong = [sq for sq in range(1, 51)
-                 if colour(obs.reading(sq).content) != colour(expected.get(sq))]
+                 if _colour(obs.reading(sq).content) != _colour(expected.get(sq))]
         if len(wrong) > 3:
             self.calibration, self._location, self._pose, self._size, self._anchor = before
             what = "the start position" if board is None else "the expected position"
