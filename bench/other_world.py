@@ -23,6 +23,8 @@ what it recorded and announced is measured against the game, as `bench.system_ac
 - ``stills_between_positions`` (per game): frames in which the board was untouched (no hand over
   it, no disc held) yet showed no position of the game: captured men half taken off, the hand
   away at the table with one of them;
+- ``crashes``: games in which the service raised (the game is scored up to there; the traceback
+  goes to stderr);
 - ``orientation_misfits``: games in which the companion decided the board does not stand as
   configured: either the source's ``corner_46`` is wrong, or the companion read White's first
   move as a move of the board turned half round (``warnings`` says which corner it took);
@@ -43,6 +45,7 @@ import json
 import sys
 import tempfile
 import time
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -105,6 +108,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
                       corner_46=source.corner_46, start=game.start)
         c.open_game()
         frame = source.read()
+        crashed = None
         while frame is not None:
             truth = source.truth
             if truth.settled:
@@ -113,7 +117,12 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
             hand_frames += truth.hand_over_board
             if save:
                 cv2.imwrite(str(Path(save, name, f"{frame.index:05d}.jpg")), frame.image)
-            events.extend((frame.time, e) for e in c.process(frame))
+            try:
+                events.extend((frame.time, e) for e in c.process(frame))
+            except Exception as e:  # the service stopped: what it recorded is scored, the rest lost
+                crashed = f"{type(e).__name__} at {frame.time:.1f} s: {e}"
+                traceback.print_exc(file=sys.stderr)
+                break
             frames += 1
             frame = source.read()
         got = c.arbiter.game.move_texts() if c.arbiter else []
@@ -131,9 +140,10 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
         "stills_between_positions": wrong_truth,
         "orientation_misfit": any("does not fit the configured orientation" in w for w in warned.texts),
         "warnings": sorted(set(warned.texts))[:4],
+        "crashed": crashed,
     }
     out["false_irregularities"] = counts["irregularities"]
-    if not out["exact"] or any(counts.values()):
+    if not out["exact"] or any(counts.values()) or crashed:
         out["first_difference"] = {"ply": right, "want": want[right:right + 3], "got": got[right:right + 3],
                                    "at_s": round(source.play.done_at[right], 1) if right < len(source.play.done_at) else None}
         out["events"] = [f"{t:.1f}s {e}" for t, e in events if isinstance(e, tuple(announced().values()))][:8]
@@ -196,7 +206,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"azimuth {sc['azimuth']}, shake {sc['shake_px']} px, {'dim' if r['dim'] else 'bright'} "
                   f"{sc['brightness']}, {sc['board']} board, {sc['pieces']} pieces, {sc['pace']} pace): "
                   f"{r['plies_right']}/{r['plies']} plies right, {'exact' if r['exact'] else 'DIFFERENT'}"
-                  f"{'' if r['calibrated'] else ' (NEVER CALIBRATED)'}, irregularities {r['irregularities']}, "
+                  f"{'' if r['calibrated'] else ' (NEVER CALIBRATED)'}"
+                  f"{' (CRASHED: ' + r['crashed'] + ')' if r['crashed'] else ''}, irregularities {r['irregularities']}, "
                   f"touch {r['touch_moves']}, look again {r['look_agains']}, {r['frames']} frames, render "
                   f"{r['render_ms']} ms/frame, {r['seconds']} s ({time.time() - t0:.0f} s so far)", file=sys.stderr)
             if "first_difference" in r:
@@ -204,6 +215,7 @@ def main(argv: list[str] | None = None) -> None:
     out = {
         **totals(results, breakdown),
         "never_calibrated": sum(not r["calibrated"] for r in results),
+        "crashes": sum(bool(r["crashed"]) for r in results),
         "orientation_misfits": sum(r["orientation_misfit"] for r in results),
         "render_ms_per_frame": round(sum(r["render_ms"] * r["frames"] for r in results)
                                      / max(1, sum(r["frames"] for r in results)), 1),

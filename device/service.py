@@ -509,7 +509,7 @@ class Companion:
         being placed), or it cannot be read.  Waiting for the start position was for ever:
         not one move was recorded."""
         from vision.locate import BoardNotFound
-        from vision.pipeline import CalibrationError, mean_frame
+        from vision.pipeline import BoardWatcher, CalibrationError, mean_frame
 
         frames = list(self._still_frames)
         # independent readings of the still stretch: its mean, and its two halves' means
@@ -523,9 +523,17 @@ class Companion:
         base = trial.game.ply
         readings = []
         corners = set()
+        by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
         try:
             for picture in pictures:
-                obs, corner = self.watcher.reading_as(picture, board=expected, location=where)
+                try:
+                    obs, corner = self.watcher.reading_as(picture, board=expected, location=where)
+                except CalibrationError:
+                    if self.watcher.config.corner_46 is None:
+                        raise
+                    # the configured corner lies on a light square of the board found here:
+                    # the board is turned a quarter from it (said once the moves are found)
+                    obs, corner = by_board.reading_as(picture, board=expected, location=where)
                 corners.add(corner)
                 changed = sum((obs.reading(sq).content is None) != (sq not in expected)
                               for sq in range(1, 51))
@@ -535,14 +543,18 @@ class Companion:
                 trial.observe(Settled(obs, (), now))
                 if trial.game.ply > base or trial.pending is not None or trial.over is not None:
                     break
-        except BoardNotFound:
+        except (BoardNotFound, CalibrationError):
+            # the board not found, or found in no way its start fits: nothing is learnt from
+            # it.  Raised, it stopped the service (the other renderer's lidraughts-10 at seed
+            # 8002: the configured corner on a light square of the board found in one picture)
             return None
         if trial.game.ply <= base or trial.pending is not None or len(corners) != 1:
             return None
         # learnt the way round the moves were found in, whatever the position alone suggests
         config = self.watcher.config
         guessed = config.corner_46 is None
-        self.watcher.config = replace(config, corner_46=corners.pop())
+        found = corners.pop()
+        self.watcher.config = replace(config, corner_46=found)
         try:
             calibration = self.watcher.calibrate(image, board=trial.expected_board(),
                                                  location=where)
@@ -566,6 +578,8 @@ class Companion:
                 + ("the start position" if board is None else "the set-up position"))
         self._note(f"The game {when}: {trial.game.ply - base} plies found played ({played}); "
                    "recording from there")
+        if self.configured_corner is not None and found != self.configured_corner:
+            self._orientation_misfit(found)
         return calibration, guessed
 
     def _standing_still(self, image, now: float) -> bool:

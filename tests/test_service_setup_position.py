@@ -270,22 +270,29 @@ def test_a_faint_set_up_played_on_before_it_is_trusted_is_recorded_from_it(tmp_p
     assert_recorded_from_the_set_up(c.pdn())
 
 
+@pytest.mark.parametrize("turned", [0, 1], ids=["as configured", "a quarter off"])
 def test_a_game_begun_before_the_board_was_seen_still_is_recorded_from_the_start(tmp_path,
-                                                                                caplog):
+                                                                                caplog, turned):
     """The companion first sees the board still three plies into the game (a companion started
     late; at quick play the first hand reached in a third of a second after it started, and the
     other renderer's blitz game stood still first at its seventh ply).  The start position is
     never shown: it waited for it for ever, and not one move was recorded.  A still board that
     legal play from the start position explains is learnt as it stands, and the moves that led
-    to it are recorded, then the rest of the game."""
+    to it are recorded, then the rest of the game.  Square 46's corner configured a quarter
+    turn off (on a light square) stopped the service there: the board is followed as it
+    stands, and the configuration is warned about."""
     caplog.set_level(logging.INFO, logger="device.service")
     game = read_file(str(DATA / "lidraughts-frisian.pdn"))[3].game
     texts = game.move_texts()[:8]
     frames = list(game_frames(Position.start(), game.moves[:8], fps=4, camera=CAMERA, style=Style(),
                               lighting=Lighting(), seed=3, **clean(pause_s=1.0)))
     late = next(i for i, f in enumerate(frames) if f.ply == 3 and not f.hand)
-    c, events = watch(tmp_path, frames[late:])
+    corner = frames[0].corner_46
+    c, events = watch(tmp_path, frames[late:], corner_46=(corner + turned) % 4)
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     [note] = said(caplog, "The game had begun before the board was seen still", logging.INFO)
     assert " ".join(texts[:3]) in note
     assert c.arbiter.game.move_texts() == texts
+    assert c.watcher.calibration.orientation.corner_46 == corner
+    assert len(said(caplog, "The board does not fit the configured orientation",
+                    logging.WARNING)) == turned
