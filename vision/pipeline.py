@@ -36,8 +36,9 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, change_delta, measure,
-                           motion_between, settled_view, small_view, view_point)
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, change_delta,
+                           committed_view, measure, motion_between, settled_view, small_view,
+                           view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -932,8 +933,16 @@ class BoardWatcher:
         self._passing = Passing()
         self._offer = None
         if self._location is not None:
-            table = self._sample.from_table if self._sample is not None else None
-            self._still = settled_view(small_view(frame, self._location), self._still, table)
+            view = small_view(frame, self._location)
+            moved = None
+            if self._reference is not None and self.calibration is not None \
+                    and self._pose is not None:
+                squares = [sq for sq in range(1, 51)
+                           if self._reference.reading(sq).content != obs.reading(sq).content]
+                moved = (self._footprint(self._reference, squares, view.shape)
+                         | self._footprint(obs, squares, view.shape))
+            self._still = committed_view(view, self._still, self.config.motion,
+                                         self._noise.update(view, None), moved)
         self._episode = False
         self._hand_seen = False
         self._last_busy = None
