@@ -115,6 +115,12 @@ CALIBRATE_STILL_S = 0.3
 #: dim room the noise of one frame blurs the colours learnt (it shrinks with the square root of
 #: their number).
 CALIBRATE_FRAMES = 8
+#: While the board cannot be learnt (not yet the game's position, or not found), a still picture
+#: is tried again at most this often (seconds), and at once when a new still stretch begins:
+#: every try finds the board and learns its looks, most of a second on a Raspberry Pi, and a
+#: companion that tried on every frame fell minutes behind the camera (the other renderer's
+#: lidraughts-10 at seed 8002: a 2-minute game took 20 minutes).
+CALIBRATE_RETRY_S = 0.5
 #: A still board differing from the start position on at most this many squares may be a game
 #: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
 BEGUN_SQUARES = 16
@@ -177,6 +183,7 @@ class Stats:
     in_passing: int = 0  # boards seen in passing (`Settled.provisional`) that the game took
     started: float = 0.0
     vision_s: float = 0.0
+    calibration_tries: int = 0  # still pictures the board was tried to be learnt from
 
     @property
     def fps(self) -> float:
@@ -357,6 +364,7 @@ class Companion:
         self._box_tried = float("-inf")  # when it was last searched for, not found
         self._still_since: float | None = None
         self._still_frames: deque = deque(maxlen=CALIBRATE_FRAMES)  # the still stretch's last
+        self._tried_at: float | None = None  # the last try to learn the board, in this stretch
 
     def _saved_corner(self) -> tuple[int | None, bool]:
         """The saved corner of square 46 (None: none saved), and whether it was only the
@@ -422,7 +430,12 @@ class Companion:
         board = self._calibrate_board
         now = frame.time if frame.time is not None else time.monotonic()
         if not self._standing_still(frame.image, now):
+            self._tried_at = None
             return
+        if self._tried_at is not None and now - self._tried_at < CALIBRATE_RETRY_S - 1e-9:
+            return
+        self._tried_at = now
+        self.stats.calibration_tries += 1
         # the still stretch's mean: in a dim room one frame's noise blurs the colours learnt
         image = mean_frame(self._still_frames)
         if self._set_up_best is not None and self._calibrate_since is not None \

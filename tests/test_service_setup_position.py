@@ -21,6 +21,7 @@ import device.service as service
 from device.app import Options, build
 from device.config import config_from_dict
 from device.service import Companion
+from device.sources import Frame
 from device.store import GameStore
 from rules.arbiter import Arbiter
 from rules.events import Irregularity
@@ -105,6 +106,32 @@ def test_a_set_up_board_is_never_taken_for_the_start_position(tmp_path, setup_fr
         f"Waiting for the start position: the board shows another position. {HINT} = \"FEN\" "
         "in /etc/box.toml"]
     assert GameStore(tmp_path / "games.sqlite3").moves(c.game_id) == []
+
+
+def test_a_board_that_cannot_be_learnt_is_tried_twice_a_second_not_on_every_frame(tmp_path):
+    """A set-up board while the companion waits for the start position, still for six seconds
+    at ten frames a second: every try finds the board and learns its looks (most of a second
+    on a Raspberry Pi), and a companion that tried on every frame fell minutes behind the
+    camera.  It tries at most every `CALIBRATE_RETRY_S`; once the start position stands, it
+    is learnt at the next try."""
+    setup = list(game_frames(SETUP, [], fps=10, camera=CAMERA, style=Style(), lighting=Lighting(),
+                             seed=3, **clean(pause_s=6.0)))
+    start = list(game_frames(Position.start(), [], fps=10, camera=CAMERA, style=Style(),
+                             lighting=Lighting(), seed=4, **clean(pause_s=2.0)))
+    waited = setup[-1].time
+    c, _ = watch(tmp_path, setup)
+    assert not c._calibrated
+    assert 2 <= c.stats.calibration_tries <= waited / service.CALIBRATE_RETRY_S + 2
+    assert c.stats.calibration_tries < len(setup) / 3
+    later = [replace(f, time=f.time + waited + 0.1, index=f.index + len(setup)) for f in start]
+    learnt_at = None
+    for f in later:
+        c.process(Frame(f.image, f.time, f.index))
+        if c._calibrated:
+            learnt_at = f.time - later[0].time
+            break
+    assert learnt_at is not None
+    assert learnt_at <= service.CALIBRATE_STILL_S + service.CALIBRATE_RETRY_S + 0.2
 
 
 def test_the_start_position_is_never_taken_for_a_set_up_one(tmp_path, caplog, monkeypatch):
