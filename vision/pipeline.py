@@ -579,7 +579,11 @@ class BoardWatcher:
             return sample
         left = self._hand_left if self._hand_left is not None else np.zeros_like(px)
         if sample.moved is not None and sample.moved.shape == px.shape:
-            left = left | (sample.moved & px)
+            # left: changed, and now as the still board has it.  A hand moving where it is (its
+            # fingers closing on a man) changes its pixels too, and was taken for gone: over
+            # three men in a dim room, pinching one, the board was read under it (three men
+            # "disappeared": the other renderer's selfplay-18 at seed 7008, a false Art. 27)
+            left = left | (sample.moved & px & ~sample.diff)
         self._hand_left = left
         area = max(int(px.sum()), 1)
         if left.sum() > _HAND_LEAVING * area or (sample.diff & px).sum() < (1 - _HAND_LEAVING) * area:
