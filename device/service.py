@@ -623,7 +623,7 @@ class Companion:
             not moved(thumb, previous)
             # else the board alone: a hand resting beside it, fidgeting, an arm on the table
             # (quick play) kept the whole picture from ever standing still
-            or ((box := self._board_box(image, width / gray.shape[1])) is not None
+            or ((box := self._board_box(image, width / gray.shape[1], now)) is not None
                 and not moved(*(t[box[0][1]:box[1][1], box[0][0]:box[1][0]]
                                 for t in (thumb, previous)))))
         if not still:
@@ -635,15 +635,17 @@ class Companion:
         since = self._still_since if self._still_since is not None else now
         return now - since >= CALIBRATE_STILL_S - 1e-9
 
-    def _board_box(self, image, scale: float) -> "tuple[tuple[int, int], tuple[int, int]] | None":
+    def _board_box(self, image, scale: float, now: float
+                   ) -> "tuple[tuple[int, int], tuple[int, int]] | None":
         """The playing area's bounding box in a thumbnail ``scale`` times the picture's size
         (found once: the board stands where it stood), or None while it is not found."""
         from vision.locate import BoardNotFound, find_board
 
         if self._box is None:
-            # (searched for at most once a second while it is not found: a search costs
-            # some 150 ms a frame)
-            now = time.monotonic()
+            # (searched for at most once a second of the camera's time while it is not found:
+            # a search costs some 150 ms, in a dim room over a second here.  Once a second of
+            # the wall clock was every frame once a search took longer than a second: the
+            # other renderer's lidraughts-10 at seed 8002 spent 1.2 s on every frame)
             if now - self._box_tried < 1.0:
                 return None
             self._box_tried = now
