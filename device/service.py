@@ -119,7 +119,7 @@ CALIBRATE_FRAMES = 8
 #: is tried again at most this often (seconds), and at once when a new still stretch begins:
 #: every try finds the board and learns its looks, most of a second on a Raspberry Pi, and a
 #: companion that tried on every frame fell minutes behind the camera (the other renderer's
-#: lidraughts-10 at seed 8002: a 2-minute game took 20 minutes).
+#: lidraughts-10 at seed 8002: a 2-minute game took over 15 minutes).
 CALIBRATE_RETRY_S = 0.5
 #: A still board differing from the start position on at most this many squares may be a game
 #: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
@@ -536,7 +536,7 @@ class Companion:
         base = trial.game.ply
         readings = []
         corners = set()
-        by_board = BoardWatcher(replace(self.watcher.config, corner_46=None))
+        by_board = None  # reads with the corner the board shows, when the configured one misfits
         try:
             for picture in pictures:
                 try:
@@ -546,6 +546,8 @@ class Companion:
                         raise
                     # the configured corner lies on a light square of the board found here:
                     # the board is turned a quarter from it (said once the moves are found)
+                    by_board = by_board or BoardWatcher(replace(self.watcher.config,
+                                                                corner_46=None))
                     obs, corner = by_board.reading_as(picture, board=expected, location=where)
                 corners.add(corner)
                 changed = sum((obs.reading(sq).content is None) != (sq not in expected)

@@ -100,6 +100,11 @@ def _held_cells(sample: MotionSample, kept: np.ndarray | None = None) -> np.ndar
     return np.logical_or.reduce([cells, *_neighbours(cells, False)])
 
 
+def _differing(ref: Observation, now: Observation) -> list[int]:
+    """The squares whose content ``now`` reads otherwise than ``ref``."""
+    return [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
+
+
 def _colour(piece: Piece | None) -> object:
     """A square's content as the colours tell it: empty, or a piece of a side."""
     return None if piece is None else piece.color
@@ -737,17 +742,13 @@ class BoardWatcher:
         if self._reference is None or self.calibration is None or self._pose is None:
             return None
         ref, now = self._reference, self.read(frame)
-        return ref, now, [sq for sq in range(1, 51)
-                          if ref.reading(sq).content != now.reading(sq).content]
+        return ref, now, _differing(ref, now)
 
     def _within_footprints(self, mask: np.ndarray,
                            moves: tuple[Observation, Observation, list[int]]) -> bool:
         """Whether the view pixels of ``mask`` lie where the pieces that moved (`_moves`) stand
         or stood, but for less than a hand covers of any square (a shadow's tip)."""
-        ref, now, moved = moves
-        footprint = (self._footprint(ref, moved, mask.shape)
-                     | self._footprint(now, moved, mask.shape))
-        rest = int(np.count_nonzero(mask & ~footprint))
+        rest = int(np.count_nonzero(mask & ~self._moved_footprint(moves, mask.shape)))
         return rest < self.config.motion.hand_share * MOTION_PX * MOTION_PX
 
     def _pieces_geometry(self, obs: Observation,
@@ -775,6 +776,12 @@ class BoardWatcher:
             return np.zeros((0, 2)), np.zeros((0, 2)), radius
         base = np.array(centres)
         return base, base + self._pose.shift(base, np.array(heights)), radius
+
+    def _moved_footprint(self, moves: tuple[Observation, Observation, list[int]],
+                         shape: tuple[int, ...]) -> np.ndarray:
+        """The motion view's pixels where the pieces that moved (`_moves`) stand or stood."""
+        ref, now, moved = moves
+        return self._footprint(ref, moved, shape) | self._footprint(now, moved, shape)
 
     def _footprint(self, obs: Observation, squares: list[int],
                    shape: tuple[int, ...]) -> np.ndarray:
@@ -941,10 +948,8 @@ class BoardWatcher:
             moved = None
             if self._reference is not None and self.calibration is not None \
                     and self._pose is not None:
-                squares = [sq for sq in range(1, 51)
-                           if self._reference.reading(sq).content != obs.reading(sq).content]
-                moved = (self._footprint(self._reference, squares, view.shape)
-                         | self._footprint(obs, squares, view.shape))
+                moves = (self._reference, obs, _differing(self._reference, obs))
+                moved = self._moved_footprint(moves, view.shape)
             self._still = committed_view(view, self._still, self.config.motion,
                                          self._noise.update(view, None), moved)
         self._episode = False
