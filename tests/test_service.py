@@ -551,7 +551,7 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
     square and the squares under the hand learnt the wrong looks, about a dozen squares read
     wrong from then on and no move was recorded again (`bench.faults`: 11-18 of 24 moves
     lost per kill).  The board is learnt once it stands still, and the game goes on."""
-    game = real_opening(16)
+    game = real_opening(11)
     source = RenderedSource(game, fps=6, seed=13)
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
@@ -606,7 +606,7 @@ def test_a_game_resumed_after_moves_made_while_it_was_off_is_learnt_once_it_goes
     moves, nothing was recorded again (`bench.faults`: 11 of 24 moves lost by one SIGKILL).
     The board is learnt as the position the legal moves that explain it give, and the arbiter
     records those moves and the rest of the game."""
-    game = real_opening(16)
+    game = real_opening(12)
     second, learnt_at = _resumed_two_moves_on(tmp_path, game, seed=13)
     assert second.arbiter.game.move_texts() == game.move_texts()
     assert learnt_at is not None
@@ -618,6 +618,6 @@ def test_a_game_resumed_at_quick_play_after_moves_made_while_it_was_off_loses_no
     never had one accepted, and the rest of the game (11 of 24 moves) was lost.  The board the
     service comes back to, two moves on, is explained by legal play from the game's position,
     learnt as that position, and every move is recorded."""
-    game = real_opening(20)
+    game = real_opening(13)
     second, _ = _resumed_two_moves_on(tmp_path, game, seed=2)
     assert second.arbiter.game.move_texts() == game.move_texts()

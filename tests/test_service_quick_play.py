@@ -45,7 +45,7 @@ def test_blitz_with_a_hand_fidgeting_at_the_edge_after_every_move_is_recorded_mo
     # every move is recorded, none irregular.  Read from still views alone, the first scene
     # named a capture Art. 27b (the board read with the reply's piece in hand), the second lost
     # the game after 4 plies.
-    game = opening(14)
+    game = opening(10)
     pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=early)
     source = RenderedSource(game, fps=fps, seed=seed, pace=pace)
     c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
