@@ -454,6 +454,19 @@ class Companion:
                 self._not_calibrated(e, board, now)
                 return
             calibration, guessed = begun
+        else:
+            if self._reads_otherwise(board):
+                # Learnt, but a few squares read surely otherwise than the position has them:
+                # misreads, or a move already played (an endgame of three kings whose first
+                # move came before the board stood still: learnt as the set-up, the move was
+                # never recorded and both its squares misread for the rest of the game).
+                # Legal play from the position that explains the board is recorded; else the
+                # board is learnt as the position, as before.
+                begun = self._begun(image, now, board)
+                if begun is not None:
+                    calibration, guessed = begun
+                else:
+                    calibration, guessed = self._calibration(image, board, now)
         self._calibrated = True
         corner = calibration.orientation.corner_46
         self._orientation_guessed = guessed
@@ -470,6 +483,22 @@ class Companion:
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
+
+    def _reads_otherwise(self, board) -> bool:
+        """Whether the board just learnt as ``board`` (None: the start position) reads, on a
+        square it is sure of, another kind (empty, white, black) than the position has there."""
+        from rules.matching import sure_of_kind
+
+        obs = self.watcher.reference
+        if obs is None:
+            return False
+        expected = board if board is not None else Position.start().pieces()
+
+        def kind(piece) -> object:
+            return None if piece is None else piece.color
+
+        return any(sure_of_kind(r) and kind(r.content) != kind(expected.get(sq))
+                   for sq in range(1, 51) for r in (obs.reading(sq),))
 
     def _not_calibrated(self, e: Exception, board, now: float) -> None:
         """The board could not be learnt from this still picture (``e``): what to say, and

@@ -448,6 +448,11 @@ class BoardWatcher:
 
     # -- watching -------------------------------------------------------------------------
     @property
+    def reference(self) -> Observation | None:
+        """The board as last taken for the game's: at first the calibration frame's reading."""
+        return self._reference
+
+    @property
     def hand_present(self) -> bool:
         """A hand or arm was over the board in the last frame."""
         return self._hand_now

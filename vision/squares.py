@@ -433,6 +433,37 @@ def _centre_spread(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return centre, np.maximum(mad, _MIN_SPREAD)
 
 
+#: A piece's dark cell whose top lies within this many of the empty dark squares' spreads of
+#: their colour looks like an empty square (`_looks_empty`).
+_EMPTY_LIKE = 3.0
+
+
+def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
+                 washed: np.ndarray) -> np.ndarray:
+    """The dark cells ``layout`` gives a piece whose top (brought to the board's typical light)
+    looks like the empty dark squares', when they are a minority of their class: their class
+    colour is learnt without them (they are then read as odd).  A board a move on from the
+    position it is learnt as (an endgame set up, the first move played before the camera saw
+    the board still) puts an empty square among few pieces: the median of two, a king's top
+    and an empty square's, was a colour half way, and the moved king's new square and its old
+    one both read as that class (the arbiter never saw the move, then misread both squares for
+    the rest of the game).  The empty squares are the many: their colour is sure."""
+    dark = ~light & ~washed
+    empty = dark & (layout == EMPTY)
+    out = np.zeros(layout.shape, dtype=bool)
+    if np.count_nonzero(empty) < 5:
+        return out
+    centre, spread = _centre_spread(typical[empty])
+    z = np.linalg.norm((typical - centre) / spread, axis=-1)
+    for k in (WHITE_PIECE, BLACK_PIECE):
+        cls = dark & (layout == k)
+        like = cls & (z <= _EMPTY_LIKE)
+        n, m = np.count_nonzero(cls), np.count_nonzero(like)
+        if 0 < m <= max(1, n // 3) and m < n:
+            out |= like
+    return out
+
+
 def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
                      ) -> tuple[ColourModel, list[tuple[int, int]]]:
     """A calibrated model from a view whose every cell's class ``layout`` (10, 10: `EMPTY`,
@@ -452,10 +483,12 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     typical = relight(view.top, 1.0 / factor)
     colours, spread = np.zeros((3, 3)), np.zeros((3, 3))
     offset, offset_spread = np.zeros((3, 3)), np.zeros((3, 3))
+    looks_empty = _looks_empty(typical, layout, light, washed)
     for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
         sel = (layout == k) & ~light
         if np.count_nonzero(sel & ~washed) >= 3:
             sel &= ~washed
+        sel &= ~looks_empty
         colours[k], spread[k] = _centre_spread(typical[sel])
         offset[k], offset_spread[k] = _centre_spread((view.top - view.floor)[sel])
     predicted = relight(colours[None, None], factor[..., None])
