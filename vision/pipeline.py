@@ -60,6 +60,9 @@ _MARKER_SEARCH_EVERY = 8
 #: (its shadow, blur, a radius measured a little short): a square's four corners, 0.71 square
 #: from its centre, are within it of a piece of radius 0.41 and up.
 _COVER_MARGIN = 0.3
+#: A piece's own square's corners (0.71 square from its centre) always count as hidden or
+#: shaded by it (`BoardWatcher._covering`), whatever radius it is measured with.
+_OWN_CORNERS = 0.72
 #: Lab distance within which a cell "looks as it does empty" (a lifted piece's square and
 #: its neighbours, seen clear of the hand and its shadow).
 _CLEAR = 6.0
@@ -817,7 +820,11 @@ class BoardWatcher:
                     / np.maximum(np.einsum("nk,nk->n", d, d), 1e-9)[None], 0.0, 1.0)
         nearest = base[None] + t[..., None] * d[None]
         dist = np.linalg.norm(pts[:, None, :] - nearest, axis=2).min(axis=1)
-        return (dist <= radius + _COVER_MARGIN).reshape(11, 11)
+        # at least its own square's corners: a piece put on or taken off a square changes all of
+        # it to the view's blur.  A king's radius measured 0.375 left a corner of the edge
+        # square it left unexplained, and the board waited as for a hand (`static_hand_s`)
+        # through every pause of a quick king endgame (selfplay-35 at bench seed 101019)
+        return (dist <= max(radius + _COVER_MARGIN, _OWN_CORNERS)).reshape(11, 11)
 
     def button_pressed(self, time: float | None = None) -> Settled | None:
         """The player marked the move complete: a settled observation at once from the last
