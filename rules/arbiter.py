@@ -133,8 +133,10 @@ CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them
 PATIENT_READINGS = 2
 LIKELY_KIND = 0.7
 #: The scoresheet's comment when moves were seen only as a position several lines of play give
-#: (`Arbiter._order_unseen`).
+#: (`Arbiter._unseen_alike`).
 ORDER_UNSEEN = "the order of these moves was not seen, the position was"
+#: The same when the lines are made of different moves (a king's route: 2-8-21 or 2-16-21).
+ROUTE_UNSEEN = "these moves were not seen one by one, the position was"
 #: How an open irregularity is resolved when the board went on from the recorded position.
 RECOVERED = "the board went on by legal moves: it was misread or put right"
 
@@ -174,7 +176,7 @@ class Arbiter:
     searches: Searches = field(default_factory=Searches, repr=False)
     _kinds: list[SureKinds | None] = field(default_factory=list, repr=False)  # of `seen`, when asked
     _acts: dict[tuple, bool] = field(default_factory=dict, repr=False)  # `_single_act`, kept
-    # the squares seen lifted since the last recorded move, in order (`_order_unseen`)
+    # the squares seen lifted since the last recorded move, in order (`_unseen_alike`)
     _lifted_seen: list[int] = field(default_factory=list, repr=False)
     # the squares seen holding a piece on the way since the last recorded move, in order
     _placed_seen: list[int] = field(default_factory=list, repr=False)
@@ -480,7 +482,7 @@ class Arbiter:
                     line, trail, plies = passed
                     doubt = self._doubt(obs, best, [(trail, plies)], count, when)
                     return doubt if doubt is not None else self._play_line(line, None, when)
-                settled = self._order_unseen(tied, obs, count, when)
+                settled = self._unseen_alike(tied, obs, count, when)
                 if settled is not None:
                     return settled
                 self._untold = tuple(_line_text(line) for line, _, _ in tied)
@@ -554,28 +556,28 @@ class Arbiter:
             fitting = [entry for entry in fitting if in_order(entry[0])]
         return fitting[0] if len(fitting) == 1 else None
 
-    def _order_unseen(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
+    def _unseen_alike(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
                       count: int, when: float | None) -> tuple[Event, ...] | None:
-        """Lines that give the same board with their moves in another order (a transposition):
-        which order was played the camera did not see, but when every such line ends in the same
-        position (the same pieces, side to move and counters, Art. 17 and 18), the game goes on
-        from it the same whichever it was.  Rather than stall for the rest of the game, the
-        arbiter records the line that lifts the pieces in the order the camera saw them lifted
-        (else the first in notation order) and writes on the scoresheet that the order was not
-        seen, with the other orders (said once, as a comment: the position is certain, only the
-        record of how it came about is not).  Lines from different roots, from the board as seen
-        (`Root.AS_SEEN`), ending in different positions, or made of different moves (a man's
-        12-7 or 12-8 before a king took it: which move was played is not an order) are never
-        chosen between: None.  Captures are no exception: the same captures, in another order
-        among the same quiet moves, took the same pieces."""
+        """Lines that give the same board: the same moves in another order (a transposition),
+        or other moves (a king's route, 2-8-21 or 2-16-21; a man's 12-7 or 12-8 before a king
+        took it).  Which was played the camera did not see, but when every such line ends in the
+        same position (the same pieces, side to move and counters, Art. 17 and 18), the game
+        goes on from it the same whichever it was.  Rather than stall for the rest of the game
+        (a king endgame's route at quick play: the players were asked to replay three moves,
+        and nothing was recorded again), the arbiter records the line that lifts the pieces in
+        the order the camera saw them lifted (else the first in notation order) and writes on
+        the scoresheet that it was not seen, with the other lines (said once, as a comment: the
+        position is certain, only the record of how it came about is not).  Lines from
+        different roots, from the board as seen (`Root.AS_SEEN`), or ending in different
+        positions are never chosen between: None.  Captures are no exception: the same captures,
+        in another order among the same quiet moves, took the same pieces."""
 
         def moves(line: Line) -> list:
             return sorted((move.from_square, move.to_square, tuple(sorted(move.captured)))
                           for move, _ in line.moves)
 
         if len(tied) < 2 or len({line.root for line, _, _ in tied}) != 1 \
-                or tied[0][0].root is Root.AS_SEEN or len({line.end for line, _, _ in tied}) != 1 \
-                or any(moves(line) != moves(tied[0][0]) for line, _, _ in tied):
+                or tied[0][0].root is Root.AS_SEEN or len({line.end for line, _, _ in tied}) != 1:
             return None
         changed = changes_between(self._physical(self.position), tied[0][0].end.pieces())
         doubt = self._doubt(obs, changed, [(trail, plies) for _, trail, plies in tied], count, when)
@@ -589,11 +591,18 @@ class Arbiter:
             return (sum(a > b for i, a in enumerate(firsts) for b in firsts[i + 1:]),
                     _line_text(line))
 
+        what = (ORDER_UNSEEN if all(moves(line) == moves(tied[0][0]) for line, _, _ in tied)
+                else ROUTE_UNSEEN)
+        if what is ROUTE_UNSEEN and self._read_in_a_row(obs) < PATIENT_READINGS:
+            # Several routes to one position are also what a king's round trip makes of a
+            # misread (a piece lost under a glare "taken" by a king that came back): the board
+            # must read so again before one is recorded
+            return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
         tied = sorted(tied, key=order)
         line = tied[0][0]
         others = ", or ".join(_line_text(other) for other, _, _ in tied[1:])
         events = list(self._play_line(line, None, when))
-        events.append(self._comment(f"{ORDER_UNSEEN}: {_line_text(line)}; or {others}", when))
+        events.append(self._comment(f"{what}: {_line_text(line)}; or {others}", when))
         return tuple(events)
 
     def _near(self, obs: Observation, base: dict[int, Piece], trails: list, count: int,
