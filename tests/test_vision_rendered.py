@@ -51,7 +51,9 @@ def test_a_detector_locked_onto_every_other_row_is_not_taken_for_the_board():
     assert light.exposure < 0.5
     r = render(Position.start().pieces(), cam, style, light, seed=8)
     loc = find_board(r.image)
-    assert corner_error_squares(loc.corners, r.corners, any_rotation=True) < 0.1
+    # The lattice taken for the board ends five squares off; the right fit ends 0.03-0.11 square
+    # off, by the OpenCV and the processor it runs on (0.11: Debian's 4.6 on an AMD EPYC).
+    assert corner_error_squares(loc.corners, r.corners, any_rotation=True) < 0.15
 
 
 def test_orientation_maps_square_46_to_its_corner():
