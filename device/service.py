@@ -544,9 +544,10 @@ class Companion:
         position (``board``; None: the start position).  It is read with colours learnt as if
         it showed that position (`BoardWatcher.reading_as`), and an arbiter of its own tries
         the readings as the recorded game's would (`Arbiter.observe`: legal play from the
-        game's position, `RECOVERY_PLIES` at most, several readings for a long line).  When it records the moves, the board is learnt as the position they give (its
-        own looks, no square learnt wrong), and the readings go to the game's arbiter, which
-        records them with a scoresheet note that they were caught up.  None when no line of
+        game's position, `RECOVERY_PLIES` at most, `STALL_PLIES` once read four times, several
+        readings for a long line).  When it records the moves, the board is learnt as the position
+        they give (its own looks, no square learnt wrong), and the readings go to the game's
+        arbiter, which records them with a scoresheet note that they were caught up.  None when no line of
         legal moves explains the board (another position: a problem set up, the pieces still
         being placed), or it cannot be read.  Waiting for the start position was for ever:
         not one move was recorded."""
@@ -554,9 +555,13 @@ class Companion:
         from vision.pipeline import BoardWatcher, CalibrationError, mean_frame
 
         frames = list(self._still_frames)
-        # independent readings of the still stretch: its mean, and its two halves' means
-        pictures = [image] + ([mean_frame(frames[:len(frames) // 2]),
-                               mean_frame(frames[len(frames) // 2:])] if len(frames) >= 4 else [])
+        # independent readings of the still stretch: its mean, and the means of its three parts
+        # (a frame each in a short stretch: in blitz the first still board, seven plies on, stood
+        # for three frames; a board more plies on than a short search reaches is searched
+        # further once read `STALL_READINGS` times, `Arbiter._recover`)
+        parts = min(3, len(frames)) if len(frames) >= 3 else 0
+        pictures = [image] + [mean_frame(frames[len(frames) * k // parts:len(frames) * (k + 1) // parts])
+                              for k in range(parts)]
         where = self._configured_location(image)
         trial = Arbiter(self.arbiter.game.copy())
         if trial.over is not None or self.arbiter.pending is not None:

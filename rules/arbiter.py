@@ -99,6 +99,20 @@ RECOVERY_UNSURE = 3
 #: many kings and squares read unsurely take longer (0.45 s), and there giving up is safe: the
 #: irregularity stays open, and a search out of time is not done again for the same board.
 RECOVERY_SECONDS = 0.5
+#: A board that no line of `RECOVERY_PLIES` explains, read this many times in a row (the
+#: service reads it again while the arbiter looks again), is searched further: up to
+#: `STALL_PLIES` plies on, for at most `STALL_SECONDS`, once per board (`Searches` keeps the
+#: answer, an answer out of time too).  In blitz the first still board of a game came seven
+#: plies after the start, and every later board was further on: nothing at all was recorded
+#: (`bench.system_accuracy`, lidraughts-1 at seed 101031).  The same readings that a six-ply gap
+#: needs support the longer line (`_supported`: eight plies need four); a transposition is not
+#: guessed, lines that end in one position are recorded with the order or the route unseen.
+#: Costs on a desktop core (boards of the test games, every square read surely): seven plies on
+#: 0.005-0.4 s, eight 0.1-1 s; a Raspberry Pi is 3-5 times slower, and a search out of time
+#: records nothing.
+STALL_READINGS = 4
+STALL_PLIES = 8
+STALL_SECONDS = 1.5
 #: The still readings kept since the last recorded move (the oldest go first).
 RECOVERY_READINGS = 32
 #: An irregular act on top of a line of legal moves (a quick reply, then a man moved backwards)
@@ -431,8 +445,10 @@ class Arbiter:
 
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
         sure = self._sure(-1)
-        deadline = time.monotonic() + RECOVERY_SECONDS
-        count, trails = self._trails(deadline)
+        stalled = (not self._quick_only and sure.unsure <= RECOVERY_UNSURE
+                   and self._read_in_a_row(obs) >= STALL_READINGS)
+        deadline = time.monotonic() + (STALL_SECONDS if stalled else RECOVERY_SECONDS)
+        count, trails = self._trails(deadline, STALL_PLIES if stalled else RECOVERY_PLIES)
         if sure.unsure > RECOVERY_UNSURE or self._quick_only:
             # Squares the camera cannot read (a glare over the middle of the board, a set whose
             # pieces look like the squares) are no evidence for a long line, but a quick reply
@@ -695,10 +711,12 @@ class Arbiter:
             return False  # a piece seen put down elsewhere on the way (34-29, not 34-30)
         return order == sorted(order) and (not order or max(order) < min(act))
 
-    def _trails(self, deadline: float) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
+    def _trails(self, deadline: float, most: int = RECOVERY_PLIES
+                ) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
         """Where lines may start, each followed through the still readings seen since (all but
         this one): (root, its position, the plies before it, the trail, the most plies from its
-        ends to this board); and how many times in a row this board was read.  The open
+        ends to this board: ``most``, `STALL_PLIES` for a board stalled on); and how many times
+        in a row this board was read.  The open
         irregular move that can stand comes first (a touch-move breach standing is kept over the
         same move from the recorded position); its one reply is judged with the other candidates
         already."""
@@ -712,7 +730,7 @@ class Arbiter:
             if pending is not None and group.first <= self.pending_at <= group.last:
                 passed = followed.support > trail.support
             trail = followed
-        trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs))]
+        trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs, most))]
         if pending is None:
             return last.count, trails
         if pending.position is not None:
@@ -728,7 +746,7 @@ class Arbiter:
         for group in earlier:
             if group.first > self.pending_at:
                 trail = self._follow(trail, group, deadline)
-        entry = (root, start, 1, trail, self._most(trail, last.obs))  # the irregular move is a ply
+        entry = (root, start, 1, trail, self._most(trail, last.obs, most))  # the irregular move is a ply
         if root is Root.STANDS:
             trails.insert(0, entry)
         else:
@@ -742,13 +760,13 @@ class Arbiter:
             return trail
         return trail.follow(group.sure, group.count, self._most(trail, group.obs), self.searches, deadline)
 
-    def _most(self, trail: Trail, obs: Observation) -> int:
-        """The most plies a reading may be on from the trail's ends: `RECOVERY_PLIES`, but only
-        the quick allowance when a single irregular act from one of them explains it (the
-        irregularity is the likelier, and is named)."""
+    def _most(self, trail: Trail, obs: Observation, most: int = RECOVERY_PLIES) -> int:
+        """The most plies a reading may be on from the trail's ends: ``most`` (`RECOVERY_PLIES`),
+        but only the quick allowance when a single irregular act from one of them explains it
+        (the irregularity is the likelier, and is named)."""
         if any(self._single_act(state, obs) for state in trail.ends):
-            return min(QUICK_PLIES + trail.loose, RECOVERY_PLIES)
-        return RECOVERY_PLIES
+            return min(QUICK_PLIES + trail.loose, most)
+        return most
 
     def _sheet(self, line: Line) -> tuple:
         """What a line writes on the scoresheet, to tell lines apart: its moves, after the
@@ -986,11 +1004,12 @@ class Arbiter:
         changed = tuple(sorted(changes_between(base, board)))
         if (self.pending is None and finding is not None and finding.seen is None
                 and finding.kind is IrregularityKind.UNKNOWN and len(changed) > SEVERAL_MOVES
-                and self._read_in_a_row(obs) < 2):
+                and self._read_in_a_row(obs) < STALL_READINGS):
             # No single act, and more squares changed than one act changes: several moves of
             # both sides, perhaps, on a board read once, with a square misread that keeps the
-            # search from explaining it (a hand leaving over it).  Read again before anything
-            # is named.
+            # search from explaining it (a hand leaving over it), or more plies on than a
+            # short search reaches.  Read again (`STALL_READINGS` times, then searched
+            # further) before anything is named.
             return (LookAgain(self.game.ply, when, LONG_LINE, changed),)
         self._touch(lifted)
         if finding is None:

@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 from rules.arbiter import (CAUGHT_UP, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES, RECOVERED,
-                           ROUTE_UNSEEN,
-                           RECOVERY_PLIES, Arbiter)
+                           RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS, Arbiter)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
@@ -253,12 +252,38 @@ def test_a_reading_that_fits_nothing_on_the_way_only_counts_art_22():
     assert texts(events) == REAL.move_texts()[AT:AT + 6]
 
 
-def test_a_gap_beyond_the_search_is_not_recorded_from_one_board():
-    # More plies than `RECOVERY_PLIES` on one board: nothing is recorded, however often it is
-    # read (a line that long is no longer told from others; DESIGN.md: never guess).
+@pytest.mark.parametrize("game, at, gap", [(REAL, AT, 7), (REAL, AT, STALL_PLIES), (QUIET, QUIET_AT, 7),
+                                          (GAMES[0], 0, 7)],
+                         ids=["captures-7", "captures-8", "quiet-7", "from-the-start-7"])
+def test_a_gap_beyond_a_short_search_is_caught_up_once_the_board_stands_art_22(game, at, gap):
+    # More plies than `RECOVERY_PLIES` passed before the board stood still (blitz: the first
+    # still board of bench game lidraughts-1 came seven plies after the start, and every later
+    # one further on: nothing was recorded).  The board is read again while the arbiter looks
+    # again; read `STALL_READINGS` times in a row it is searched further, and the moves are
+    # recorded then, never before, and nothing is called irregular on the way.  Quiet moves in
+    # an order the board does not tell are recorded in one of them, with the comment saying so.
+    arb = recorded_up_to(game, at)
+    seen = settled(board(at + gap, game))
+    for _ in range(STALL_READINGS - 1):
+        events = arb.observe(seen)
+        assert [e.reason for e in of(events, LookAgain)] == [LONG_LINE], [str(e) for e in events]
+        assert not of(events, Irregularity) and arb.game.ply == at
+    events = arb.observe(seen)
+    assert not of(events, Irregularity) and arb.pending is None
+    assert arb.game.ply == at + gap and arb.position.pieces() == board(at + gap, game)
+    comments = " ".join(c.text for c in of(events, ScoresheetComment))
+    assert CAUGHT_UP in comments
+    if texts(events) != game.move_texts()[at:at + gap]:
+        assert ORDER_UNSEEN in comments
+    assert sorted(texts(events)) == sorted(game.move_texts()[at:at + gap])
+
+
+def test_a_gap_beyond_the_further_search_is_not_recorded_from_one_board():
+    # More plies than `STALL_PLIES` on one board: nothing is recorded, however often it is read
+    # (a line that long is no longer told from others; DESIGN.md: never guess).
     arb = recorded_up_to(REAL, AT)
     for _ in range(6):
-        arb.observe(settled(board(AT + RECOVERY_PLIES + 2)))
+        arb.observe(settled(board(AT + STALL_PLIES + 1)))
     assert arb.game.ply == AT
 
 

@@ -325,6 +325,31 @@ def test_a_game_begun_before_the_board_was_seen_still_is_recorded_from_the_start
                     logging.WARNING)) == turned
 
 
+def test_a_blitz_game_first_seen_still_seven_plies_on_is_recorded_from_the_start(tmp_path, caplog):
+    """Blitz (`bench.system_accuracy`, lidraughts-1 at seed 101031): the board first stood
+    still, for three frames, seven plies into the game, and every later still board was further
+    on: beyond the six plies a short search reaches, no move at all was recorded.  The still
+    stretch is read four times (its mean and its parts), enough for the arbiter to search
+    further (`STALL_PLIES`), and the seven plies are recorded (in an order the board cannot
+    tell, said on the scoresheet), then the rest of the game."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    game = read_file(str(DATA / "lidraughts-frisian.pdn"))[0].game
+    plies = 9
+    texts = game.move_texts()[:plies]
+    frames = list(game_frames(Position.start(), game.moves[:plies], fps=4, camera=CAMERA,
+                              style=Style(), lighting=Lighting(), seed=3, **clean(pause_s=1.0)))
+    late = next(i for i, f in enumerate(frames) if f.ply == 7 and not f.hand)
+    c, events = watch(tmp_path, frames[late:], corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    [note] = said(caplog, "The game had begun before the board was seen still", logging.INFO)
+    assert "7 plies found played" in note
+    got = c.arbiter.game.move_texts()
+    assert sorted(got[:7]) == sorted(texts[:7]) and got[7:] == texts[7:]
+    assert c.arbiter.game.positions[7].pieces() == game.positions[7].pieces()
+    if got[:7] != texts[:7]:
+        assert "the order of these moves was not seen" in c.pdn()
+
+
 def test_a_few_kings_moved_before_the_board_stood_still_are_learnt_as_they_stand(tmp_path, caplog):
     """Three kings set up (the engine game selfplay-31 of the test data), and White's king moves
     24-30 before the camera sees the board still.  The board learnt as the set-up position
