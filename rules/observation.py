@@ -187,7 +187,11 @@ class Settled:
     way (a piece put down, maybe taken again before the board was still), in the order seen.
     ``provisional``: the playing area stood still, untouched, while something moved beside it
     (an arm on its way, a hand holding a captured piece): the board is taken only if a legal
-    line of play explains it (`rules.arbiter.Arbiter.observe`), and is otherwise no evidence."""
+    line of play explains it (`rules.arbiter.Arbiter.observe`), and is otherwise no evidence.
+    ``beside``: taken while something at rest reached in from the table beside the board (a hand
+    on its edge; once, an arm lying over the far row in a dim room that the camera did not tell
+    from the squares): a board that nothing legal or irregular explains is read again before it
+    is named."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()
@@ -196,10 +200,11 @@ class Settled:
     frame: int | None = field(default=None, compare=False)
     placed: tuple[int, ...] = ()
     provisional: bool = False
+    beside: bool = False
 
     def turned(self) -> "Settled":
         """The same settled board turned half round with the sides swapped (`Observation.turned`;
         a lifted or placed square n is 51 - n)."""
         return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
                        self.complete, self.frame, tuple(51 - sq for sq in self.placed),
-                       self.provisional)
+                       self.provisional, self.beside)

@@ -241,6 +241,7 @@ class BoardWatcher:
         self._hand_left: np.ndarray | None = None
         # (10, 10) the cells a hand held still over the board covers in this frame (`feed`)
         self._occluding: np.ndarray | None = None
+        self._beside_rest = False  # this frame taken beside something at rest (`Settled.beside`)
 
     # -- set-up ---------------------------------------------------------------------------
     def calibrate(self, frame: np.ndarray, board: Mapping[int, Piece] | None = None,
@@ -476,6 +477,7 @@ class BoardWatcher:
         `offered`)."""
         self._frames += 1
         self._occluding = None
+        self._beside_rest = False
         self._last_frame, self._last_time = frame, time
         try:
             location = self._ensure_location(frame)
@@ -551,6 +553,10 @@ class BoardWatcher:
                     self._still = view
                 elif over:  # the corners, not a hand beside the board
                     self._still = settled_view(view, self._still, sample.from_table)
+                # the board is taken beside something at rest that reaches in from the table:
+                # a hand on the edge, or an arm over the squares next to it that the view did
+                # not tell from them (`Settled.beside`)
+                self._beside_rest = not over
                 intruding = False
                 if (explained or not over) and self._last_busy is not None:
                     # the board has been still since then
@@ -935,7 +941,8 @@ class BoardWatcher:
         self._commit(frame, seen, obs)
         if not emit:
             return None
-        return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed)
+        return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed,
+                       beside=self._beside_rest)
 
     def _gone(self, obs: Observation) -> list[int]:
         """The squares of the still board whose piece ``obs`` no longer shows there (a king read
