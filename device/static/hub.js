@@ -20,7 +20,12 @@
       const after = cards.find((c) => Number(c.id.slice(6)) > data.board);
       document.getElementById("round").insertBefore(card, after || null);
     }
-    card.innerHTML = data.html;
+    // drawn again only when it changed: a card replaced between a click's press and release
+    // loses the click (the round page's test missed its way to the board so)
+    if (card.drawn !== data.html) {
+      card.innerHTML = data.html;
+      card.drawn = data.html;
+    }
     const moves = document.getElementById("moves");
     if (board && moves) {
       moves.replaceChildren(...data.moves.map((m) => {
