@@ -545,10 +545,10 @@ class Companion:
         it showed that position (`BoardWatcher.reading_as`), and an arbiter of its own tries
         the readings as the recorded game's would (`Arbiter.observe`: legal play from the
         game's position, `RECOVERY_PLIES` at most, `STALL_PLIES` once read four times, several
-        readings for a long line).  When it records the moves, the board is learnt as the position
-        they give (its own looks, no square learnt wrong), and the readings go to the game's
-        arbiter, which records them with a scoresheet note that they were caught up.  None when no line of
-        legal moves explains the board (another position: a problem set up, the pieces still
+        readings for a long line).  When it records the moves, the board is learnt as the
+        position they give (its own looks, no square learnt wrong), and the readings go to the
+        game's arbiter, which records them with a scoresheet note that they were caught up.
+        None when no line of legal moves explains the board (another position: a problem set up, the pieces still
         being placed), or it cannot be read.  Waiting for the start position was for ever:
         not one move was recorded."""
         from vision.locate import BoardNotFound

@@ -138,7 +138,7 @@ TAKING_OFF_S = 1.5
 #: Captures of more pieces than this are not searched for men still being taken off (2^n boards).
 TAKING_OFF_MOST = 8
 #: A board that no single act explains with more squares changed than this may be several moves
-#: on: it is read a second time before it is named (`Arbiter._irregular`).
+#: on: it is read `STALL_READINGS` times before it is named (`Arbiter._irregular`).
 SEVERAL_MOVES = 4
 #: Why the arbiter looks again, before naming it, at a board that neither a move nor any one
 #: irregular act explains and that was taken beside something at rest reaching in from the table
@@ -1008,19 +1008,17 @@ class Arbiter:
                 self._keep(obs)  # the first reading after the move that now stands
         finding = classify(position, board)
         changed = tuple(sorted(changes_between(base, board)))
+        several = len(changed) > SEVERAL_MOVES
         if (self.pending is None and finding is not None and finding.seen is None
-                and finding.kind is IrregularityKind.UNKNOWN and len(changed) > SEVERAL_MOVES
-                and self._read_in_a_row(obs) < STALL_READINGS):
-            # No single act, and more squares changed than one act changes: several moves of
-            # both sides, perhaps, on a board read once, with a square misread that keeps the
-            # search from explaining it (a hand leaving over it), or more plies on than a
-            # short search reaches.  Read again (`STALL_READINGS` times, then searched
-            # further) before anything is named.
-            return (LookAgain(self.game.ply, when, LONG_LINE, changed),)
-        if (beside and self.pending is None and finding is not None and finding.seen is None
-                and finding.kind is IrregularityKind.UNKNOWN and self._read_in_a_row(obs) < 2):
-            # taken beside a hand or an arm at rest, and no single act explains it: read again
-            return (LookAgain(self.game.ply, when, UNEXPLAINED, changed),)
+                and finding.kind is IrregularityKind.UNKNOWN
+                and self._read_in_a_row(obs) < (STALL_READINGS if several else 2 if beside else 0)):
+            # No single act explains it.  More squares changed than one act changes: several
+            # moves of both sides, perhaps, on a board read once, with a square misread that
+            # keeps the search from explaining it (a hand leaving over it), or more plies on
+            # than a short search reaches: read again (`STALL_READINGS` times, then searched
+            # further) before anything is named.  Fewer, but taken beside a hand or an arm at
+            # rest: read a second time.
+            return (LookAgain(self.game.ply, when, LONG_LINE if several else UNEXPLAINED, changed),)
         self._touch(lifted)
         if finding is None:
             return tuple(events)
