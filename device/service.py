@@ -53,10 +53,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
+from device.commands import ADJOURNED
 from device.errors import Refused
 from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
-from device.store import GameStore, StoreSink
+from device.store import GameStore, StoreSink, StoredGame
 from rules.arbiter import Arbiter
 from rules.events import CountersChanged, Event, LookAgain
 from rules.game import Game
@@ -124,6 +125,9 @@ CALIBRATE_RETRY_S = 0.5
 #: A still board differing from the start position on at most this many squares may be a game
 #: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
 BEGUN_SQUARES = 16
+#: A still board in the position one of the last this many games (not in progress) was left in
+#: is that game's pieces still standing, never a new game begun unseen (`Companion._begun`).
+LEFT_GAMES = 20
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -358,6 +362,7 @@ class Companion:
         # the readings of a game begun before the board was seen still (`_begun`), for the arbiter
         self._begun_readings: list[Settled] = []
         self._set_up_hinted = False
+        self._left_said: int | None = None  # the game left on the board said so (`_say_left`)
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
         self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
@@ -599,6 +604,14 @@ class Companion:
             return None
         if trial.game.ply <= base or trial.pending is not None or len(corners) != 1:
             return None
+        if not self.resumed:
+            left = self._left_on_board(trial.position.fen())
+            if left is not None:
+                # the pieces of a game set aside (adjourned, ended) still stand: they are not a
+                # new game begun unseen (a 3-ply game adjourned was recorded again as the new
+                # game's first moves, and could no longer be resumed cleanly)
+                self._say_left(left)
+                return None
         # learnt the way round the moves were found in, whatever the position alone suggests
         config = self.watcher.config
         guessed = config.corner_46 is None
@@ -630,6 +643,28 @@ class Companion:
         if self.configured_corner is not None and found != self.configured_corner:
             self._orientation_misfit(found)
         return calibration, guessed
+
+    def _left_on_board(self, fen: str) -> "StoredGame | None":
+        """The newest game set aside (not in progress) whose last recorded position is ``fen``:
+        its pieces left standing on the board, among the last `LEFT_GAMES` games."""
+        for game in reversed(self.store.games()[-LEFT_GAMES:]):
+            if game.id == self.game_id or game.in_progress:
+                continue
+            moves = self.store.moves(game.id)
+            if moves and moves[-1].fen == fen:
+                return game
+        return None
+
+    def _say_left(self, game: "StoredGame") -> None:
+        """Say once that the board shows the position game ``game`` was left in."""
+        if self._left_said == game.id:
+            return
+        self._left_said = game.id
+        how = ("adjourned: resume it from the page, or set up the start position"
+               if game.termination == ADJOURNED and game.result == "*" else
+               "set up the start position for the new game")
+        self._note(f"The board still shows the position game {game.id} was left in ({how})",
+                   logging.WARNING)
 
     def _standing_still(self, image, now: float) -> bool:
         """Whether the picture has stood still for `CALIBRATE_STILL_S` up to this frame (every

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import urllib.parse
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -344,8 +345,9 @@ def test_a_command_failing_in_the_service_is_a_500_and_the_game_goes_on(tmp_path
         assert wait_for(lambda: moves_shown(c) == 1)
 
 
-def test_an_adjourned_game_is_resumed_from_the_board_showing_its_position(tmp_path):
+def test_an_adjourned_game_is_resumed_from_the_board_showing_its_position(tmp_path, caplog):
     game = real_game(PLIES)
+    caplog.set_level(logging.INFO)
     with served(tmp_path, game) as c:
         assert wait_for(lambda: moves_shown(c) == PLIES, timeout=120)
         url, first = c.web.url, c.game_id
@@ -357,6 +359,10 @@ def test_an_adjourned_game_is_resumed_from_the_board_showing_its_position(tmp_pa
         assert call(url + "api/adjourned")[1] == [{"id": first, "white": "?", "black": "?", "moves": PLIES}]
         assert wait_for(lambda: state(c)["status"] == "waiting" and state(c)["game"]["id"] != first)
         unplayed = c.game_id
+        # the adjourned game's pieces, still standing, are not taken for a new game begun unseen
+        left = f"The board still shows the position game {first} was left in (adjourned: resume it"
+        assert wait_for(lambda: any(left in r.getMessage() for r in caplog.records), timeout=60)
+        assert c.store.moves(unplayed) == [] and state(c)["status"] == "waiting"
         assert call(url + "api/resume", "POST", {"game": unplayed}, bearer())[0] == 409  # not adjourned
         assert call(url + "api/resume", "POST", {"game": "x"}, bearer())[0] == 400
         assert call(url + "api/resume", "POST", {"game": first}, bearer())[0] == 200
