@@ -36,6 +36,10 @@ Three measures:
 
 When the ring differs on all four sides at once, the camera or the board has moved rather than a
 hand come in.  The watcher (`vision.pipeline`) turns these into states.
+
+The still reference these are measured against is taken board by board (`settled_view`,
+`committed_view`), keeping what reached in from the table; `StillMemory` mends what it kept too
+long, from what the board has shown for most of the last seconds.
 """
 
 from __future__ import annotations
@@ -211,6 +215,98 @@ class NoiseFloor:
         if previous is not None and previous.shape == view.shape:
             self._recent.append(noise_delta(view, previous))
         return min(self._recent) if self._recent else None
+
+
+class StillMemory:
+    """Mends the still reference from the board's recent past: wherever the view shows what
+    the views sampled over the last `span_s` seconds (every `_MEMORY_EVERY_S`) showed at least
+    `_MEMORY_SHARE` of the time, and they did not show what the still reference shows as often,
+    the reference is stale there and takes the view.  In the ring around the board only where
+    the view also shows the ring as it was when the board was learnt (``bare``), a shade aside.
+
+    The still reference is put together board by board, each time keeping what reached in from
+    the table (an arm, its shadow, a spectator's shade) from the one before (`committed_view`):
+    at quick play, under passing shades, those patches and their seams outlived what made them,
+    and a region of them touching the table was a hand over the board on every frame, while
+    every real hand's motion kept the board from standing still long enough to take it as the
+    board.  Nothing was recorded for 30-45 s in three of the 40 games at seed 202 (lidraughts-7
+    at 202016: from ply 22 to the game's end).  A hand passing, a piece carried, a shade
+    walking by are never learnt; a hand resting beside the board between moves is there much
+    of the time, but not three quarters of it, and never looks like the bare ring (learnt from
+    what the view showed half the time, it was, and its next resting place was a hand over the
+    board)."""
+
+    def __init__(self, span_s: float) -> None:
+        self.span_s = span_s
+        self._views: deque[np.ndarray] = deque(maxlen=max(2, int(round(span_s / _MEMORY_EVERY_S))))
+        self._levels: deque[np.ndarray] = deque(maxlen=self._views.maxlen)  # channels' medians
+        self._sampled: float | None = None
+        self.bare: np.ndarray | None = None
+
+    def clear(self, bare: np.ndarray | None = None) -> None:
+        """Forget the past (the board was found elsewhere, or learnt again: ``bare`` is the view
+        it was learnt from)."""
+        self._views.clear()
+        self._levels.clear()
+        self._sampled = None
+        if bare is not None:
+            self.bare = bare
+
+    def mend(self, view: np.ndarray, still: np.ndarray, time: float, config: MotionConfig,
+             noise: float | None) -> np.ndarray:
+        """``still``, mended where it is stale (`StillMemory`); the view is sampled when due."""
+        if self._views and self._views[-1].shape != view.shape:
+            self.clear()
+        if self._sampled is not None and time - self._sampled < _MEMORY_EVERY_S - 1e-9:
+            return still
+        self._sampled = time
+        past = list(self._views)
+        self._views.append(view)
+        self._levels.append(np.median(view[::3, ::3].reshape(-1, 3), axis=0))
+        if len(past) + 1 < self._views.maxlen or still.shape != view.shape:
+            return still
+        delta = change_delta(view, None, still, config, noise)
+        stale = tolerant_change(view, still * exposure_gain(view, still)) > delta
+        if not stale.any():
+            return still
+        ring = _ring_mask()
+        if self.bare is None or self.bare.shape != view.shape:
+            stale &= ~ring
+        elif (stale & ring).any():
+            bare = self.bare * exposure_gain(view, self.bare)
+            stale &= ~ring | (tolerant_change(view, bare) <= delta) | shade(view, bare, delta)
+        if not stale.any():
+            return still
+        # (within the stale pixels' bounding box, a pixel's neighbours with them: usually a
+        # patch of the board, and this is done once a second)
+        ys, xs = np.nonzero(stale)
+        box = (slice(max(ys.min() - 1, 0), ys.max() + 2), slice(max(xs.min() - 1, 0), xs.max() + 2))
+        here, kept = view[box], still[box] * exposure_gain(view, still)
+        level = self._levels[-1]
+        # how many of the samples show what the view shows, and how many not what the still
+        # reference shows: in a dim room a dark sleeve differs from the squares under it by
+        # little more than the threshold, and was learnt where it passed often
+        alike = np.ones(here.shape[:2], dtype=np.int32)  # the view itself
+        unlike = np.ones(here.shape[:2], dtype=np.int32)
+        for before, was in zip(past, list(self._levels)[:-1]):
+            # the exposure's drift between them, as the ratio of their channels' medians
+            gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
+            before = before[box] * gain.astype(np.float32)
+            alike += tolerant_change(here, before) <= delta
+            unlike += tolerant_change(before, kept) > delta
+        need = _MEMORY_SHARE * (len(past) + 1)
+        stale[box] &= (alike >= need) & (unlike >= need)
+        if not stale.any():
+            return still
+        out = still.copy()
+        out[stale] = view[stale]
+        return out
+
+
+#: How often `StillMemory` samples the view (seconds), and the share of the samples that must
+#: show what the view shows.
+_MEMORY_EVERY_S = 1.0
+_MEMORY_SHARE = 0.75
 
 
 def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:

@@ -37,8 +37,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, change_delta,
-                           committed_view, measure, motion_between, settled_view, small_view,
-                           view_point)
+                           StillMemory, committed_view, measure, motion_between, settled_view,
+                           small_view, view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -209,6 +209,8 @@ class BoardWatcher:
         self._frames = 0
         self._static_since: float | None = None
         self._noise = NoiseFloor()  # the camera's noise floor, over the last frames
+        # what the board showed over the last seconds: the still view is mended from it
+        self._memory = StillMemory(config.static_absorb_s * 2)
         # in this still stretch, whether the pieces explain the still "hand" (by whether it is
         # over the board: `_pieces_explain`) or a hand beside it holds none (`_piece_placed`)
         self._explained: dict[bool, bool] = {}
@@ -275,6 +277,7 @@ class BoardWatcher:
         self._still = small_view(frame, location)
         self._prev = self._still
         self._recent.clear()
+        self._memory.clear(bare=self._still)
         self._stale_corners = None
         return cal
 
@@ -490,6 +493,7 @@ class BoardWatcher:
             self._still = view
         previous = self._motion_base(time)
         noise = self._noise.update(view, previous)
+        self._still = self._memory.mend(view, self._still, time, cfg, noise)
         sample = measure(view, previous, self._still, cfg, noise)
         sample = self._hand_kept(sample, time)
         moving = sample.motion > cfg.motion_share
@@ -885,6 +889,7 @@ class BoardWatcher:
                 pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
                 self._location, self._pose, self._prev = location, pose, view
                 self._recent.clear()
+                self._memory.clear()
                 return
 
     def _track_passing(self, frame: np.ndarray, sample: MotionSample) -> None:
