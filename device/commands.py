@@ -39,6 +39,11 @@ MAX_TAG_LENGTH = 200
 #: The Termination of an adjourned game (result ``*``), which `resume` goes on with.
 ADJOURNED = "adjourned"
 
+
+def is_adjourned(game: StoredGame) -> bool:
+    """Whether ``game`` was adjourned and has no result yet: it may be resumed."""
+    return game.termination == ADJOURNED and game.result == "*"
+
 #: How a result may be declared (`rules.outcome.Termination`), with the short names accepted.
 DECLARABLE = {
     "resignation": Termination.RESIGNATION,
@@ -201,7 +206,7 @@ def _adjourn_action(companion: "Companion", when: float | None) -> tuple[list[Ev
 def _resume_action(game_id: int) -> Action:
     def apply(companion: "Companion", when: float | None) -> tuple[list[Event], Any]:
         game = _game(companion.store, game_id)
-        if game.termination != ADJOURNED or game.result != "*":
+        if not is_adjourned(game):
             raise CommandError("not_adjourned", game=game_id)
         companion.resume(game_id)
         return [], game_id
@@ -345,7 +350,7 @@ def resume_on_store(store: GameStore, game_id: int) -> str:
     """Make adjourned game ``game_id`` the store's game in progress, for the next run to resume
     (one line saying so); a game in progress is set aside as the service's `resume` does it."""
     game = _game(store, game_id)
-    if game.termination != ADJOURNED or game.result != "*":
+    if not is_adjourned(game):
         raise CommandError("not_adjourned", game=game_id)
     current = store.game_in_progress()
     if current is not None and current != game_id and not store.remove_unplayed(current):

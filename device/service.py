@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
-from device.commands import ADJOURNED
+from device.commands import is_adjourned
 from device.errors import Refused
 from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
@@ -553,9 +553,9 @@ class Companion:
         readings for a long line).  When it records the moves, the board is learnt as the
         position they give (its own looks, no square learnt wrong), and the readings go to the
         game's arbiter, which records them with a scoresheet note that they were caught up.
-        None when no line of legal moves explains the board (another position: a problem set up, the pieces still
-        being placed), or it cannot be read.  Waiting for the start position was for ever:
-        not one move was recorded."""
+        None when no line of legal moves explains the board (another position: a problem set
+        up, the pieces still being placed), or it cannot be read.  Waiting for the start
+        position was for ever: not one move was recorded."""
         from vision.locate import BoardNotFound
         from vision.pipeline import BoardWatcher, CalibrationError, mean_frame
 
@@ -661,7 +661,7 @@ class Companion:
             return
         self._left_said = game.id
         how = ("adjourned: resume it from the page, or set up the start position"
-               if game.termination == ADJOURNED and game.result == "*" else
+               if is_adjourned(game) else
                "set up the start position for the new game")
         self._note(f"The board still shows the position game {game.id} was left in ({how})",
                    logging.WARNING)

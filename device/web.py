@@ -610,7 +610,7 @@ class WebServer(Served):
             return [{"id": g.id, "white": g.tags.get("White", "?"), "black": g.tags.get("Black", "?"),
                      "moves": len(self.store.moves(g.id))}
                     for g in reversed(self.store.games())
-                    if g.termination == commands.ADJOURNED and g.result == "*"]
+                    if commands.is_adjourned(g)]
         return web.json_response(await self._read(read), dumps=lambda o: json.dumps(o, ensure_ascii=False),
                                  headers={"Cache-Control": "no-store"})
 

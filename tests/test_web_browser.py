@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -239,9 +238,7 @@ def test_a_position_read_from_the_camera_is_corrected_and_played_from(tmp_path, 
         page.click("#setup summary")
         # the service's first frame may come after the page (a rendered source under load): asked
         # before it, the page rightly says "no frame from the camera yet"
-        deadline = time.monotonic() + WAIT_MS / 1000
-        while c.last_frame is None and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(lambda: c.last_frame is not None, timeout=WAIT_MS / 1000, step=0.05)
         page.click("#read-position")
         expect(page.locator("#setup-orientation")).to_contain_text("could not be told", timeout=WAIT_MS)
         expect(page.locator("#setup-orientation")).to_contain_text("bottom right")

@@ -237,9 +237,9 @@ class StillMemory:
     board)."""
 
     def __init__(self, span_s: float) -> None:
-        self.span_s = span_s
-        self._views: deque[np.ndarray] = deque(maxlen=max(2, int(round(span_s / _MEMORY_EVERY_S))))
-        self._levels: deque[np.ndarray] = deque(maxlen=self._views.maxlen)  # channels' medians
+        # (view, its colour channels' medians), one a `_MEMORY_EVERY_S`
+        self._views: deque[tuple[np.ndarray, np.ndarray]] = deque(
+            maxlen=max(2, int(round(span_s / _MEMORY_EVERY_S))))
         self._sampled: float | None = None
         self.bare: np.ndarray | None = None
 
@@ -247,7 +247,6 @@ class StillMemory:
         """Forget the past (the board was found elsewhere, or learnt again: ``bare`` is the view
         it was learnt from)."""
         self._views.clear()
-        self._levels.clear()
         self._sampled = None
         if bare is not None:
             self.bare = bare
@@ -255,18 +254,19 @@ class StillMemory:
     def mend(self, view: np.ndarray, still: np.ndarray, time: float, config: MotionConfig,
              noise: float | None) -> np.ndarray:
         """``still``, mended where it is stale (`StillMemory`); the view is sampled when due."""
-        if self._views and self._views[-1].shape != view.shape:
+        if self._views and self._views[-1][0].shape != view.shape:
             self.clear()
         if self._sampled is not None and time - self._sampled < _MEMORY_EVERY_S - 1e-9:
             return still
         self._sampled = time
         past = list(self._views)
-        self._views.append(view)
-        self._levels.append(np.median(view[::3, ::3].reshape(-1, 3), axis=0))
+        level = np.median(view[::3, ::3].reshape(-1, 3), axis=0)
+        self._views.append((view, level))
         if len(past) + 1 < self._views.maxlen or still.shape != view.shape:
             return still
         delta = change_delta(view, None, still, config, noise)
-        stale = tolerant_change(view, still * exposure_gain(view, still)) > delta
+        reference = still * exposure_gain(view, still)
+        stale = tolerant_change(view, reference) > delta
         if not stale.any():
             return still
         ring = _ring_mask()
@@ -281,14 +281,13 @@ class StillMemory:
         # patch of the board, and this is done once a second)
         ys, xs = np.nonzero(stale)
         box = (slice(max(ys.min() - 1, 0), ys.max() + 2), slice(max(xs.min() - 1, 0), xs.max() + 2))
-        here, kept = view[box], still[box] * exposure_gain(view, still)
-        level = self._levels[-1]
+        here, kept = view[box], reference[box]
         # how many of the samples show what the view shows, and how many not what the still
         # reference shows: in a dim room a dark sleeve differs from the squares under it by
         # little more than the threshold, and was learnt where it passed often
         alike = np.ones(here.shape[:2], dtype=np.int32)  # the view itself
         unlike = np.ones(here.shape[:2], dtype=np.int32)
-        for before, was in zip(past, list(self._levels)[:-1]):
+        for before, was in past:
             # the exposure's drift between them, as the ratio of their channels' medians
             gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
             before = before[box] * gain.astype(np.float32)
