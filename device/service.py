@@ -443,13 +443,19 @@ class Companion:
         self.stats.calibration_tries += 1
         # the still stretch's mean: in a dim room one frame's noise blurs the colours learnt
         image = mean_frame(self._still_frames)
-        if self._set_up_best is not None and self._calibrate_since is not None \
-                and now - self._calibrate_since >= SET_UP_TRUST_S:
-            # A set-up position given, shown faintly for a while: it is taken as given, on the
-            # picture that showed it best.  The players may have moved meanwhile (quick play: a
-            # 2-ply endgame was over before the trust came, and the board after it was learnt
-            # as the set-up position, its moved pieces' squares wrong); what they played since
-            # is then seen as play from it, and recorded.
+        if self._set_up_best is not None and self._trusted(board, now):
+            # A set-up position given, shown faintly for a while.  The players may have moved
+            # meanwhile: legal play from it that explains the still board now is recorded (a
+            # 7-ply blitz endgame in a dim room, its first still board 4 plies on: taken as
+            # the set-up position, turned half round, nothing was recorded).  Else it is taken
+            # as given, on the picture that showed it best (quick play: a 2-ply endgame was
+            # over before the trust came, and the board after it was learnt as the set-up
+            # position, its moved pieces' squares wrong); what they played since is then seen
+            # as play from it, and recorded.
+            begun = self._begun(image, now, board)
+            if begun is not None:
+                self._calibrated_as(*begun, board)
+                return
             image = self._set_up_best[1]
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(image, board, now)
@@ -472,6 +478,12 @@ class Companion:
                     calibration, guessed = begun
                 else:
                     calibration, guessed = self._calibration(image, board, now)
+        self._calibrated_as(calibration, guessed, board)
+
+    def _calibrated_as(self, calibration, guessed: bool, board) -> None:
+        """The watcher is calibrated (``calibration``; ``guessed``: square 46's corner is the
+        convention's guess) for the game from ``board`` (None: the start position): said, with
+        the camera's limits, and the corner saved."""
         self._calibrated = True
         corner = calibration.orientation.corner_46
         self._orientation_guessed = guessed
@@ -488,6 +500,13 @@ class Companion:
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
+
+    def _trusted(self, board, now: float) -> bool:
+        """Whether a set-up position ``board`` (None: the start position, never) has been
+        waited for long enough (`SET_UP_TRUST_S`) to be taken as given when its pieces' colours
+        do not stand clearly apart."""
+        return (board is not None and self._calibrate_since is not None
+                and now - self._calibrate_since >= SET_UP_TRUST_S)
 
     def _reads_otherwise(self, board) -> bool:
         """Whether the board just learnt as ``board`` (None: the start position) reads, on a
@@ -626,8 +645,8 @@ class Companion:
             if guessed:
                 self.watcher.config = replace(self.watcher.config, corner_46=None)
         # the kinds must stand apart as the game's own position's must (`_calibration`)
-        need = (0.0 if self.resumed else START_KINDS_APART if board is None
-                else SET_UP_KINDS_APART)
+        need = (0.0 if self.resumed or self._trusted(board, now) else
+                START_KINDS_APART if board is None else SET_UP_KINDS_APART)
         if _kinds_apart(calibration.colours, trial.expected_board()) < need:
             return None
         # read again with the looks learnt for the board as it stands, as many times as the
@@ -766,10 +785,21 @@ class Companion:
             except (BoardNotFound, CalibrationError):
                 by_board = None
                 calibration = self.watcher.calibrate(image, board=board, location=where)
+            else:
+                if calibration.orientation.corner_46 != configured \
+                        and _kinds_apart(calibration.colours, expected) < SET_UP_KINDS_APART:
+                    # a configured corner is overruled only by a board read clearly: a faint
+                    # one (a dim room, a few pieces, or moves played before it stood still)
+                    # fits either way round about as well (a blitz endgame's board four plies
+                    # on was followed half turned and nothing was recorded)
+                    try:
+                        calibration = self.watcher.calibrate(image, board=board, location=where)
+                        by_board = None
+                    except (BoardNotFound, CalibrationError):
+                        pass
         if not self.resumed:  # a resumed game's board may differ: the arbiter says how
             apart = _kinds_apart(calibration.colours, expected)
-            trusted = (board is not None and now is not None and self._calibrate_since is not None
-                       and now - self._calibrate_since >= SET_UP_TRUST_S)
+            trusted = now is not None and self._trusted(board, now)
             if trusted and apart < SET_UP_KINDS_APART:
                 # The set-up position was given (run --start, [game] start) and the board has
                 # shown it, as far as each square's look tells, for a while: the colours of a few

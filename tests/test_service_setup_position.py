@@ -374,3 +374,39 @@ def test_a_few_kings_moved_before_the_board_stood_still_are_learnt_as_they_stand
     [note] = said(caplog, "The game had begun before the board was seen still", logging.INFO)
     assert "24-30" in note
     assert c.arbiter.game.move_texts() == texts
+
+
+
+def test_a_faint_set_up_board_never_overrules_the_configured_corner(tmp_path, caplog, monkeypatch):
+    """A set-up board whose pieces' colours do not stand clearly apart (near-black white men
+    beside purple dark squares), played on before it stood still, fits either way round about
+    as well: it is no evidence against the configured corner of square 46.  The scene of the
+    system bench's selfplay-49 at seed 303007 (a 7-ply blitz endgame first seen still three
+    plies on): the board was followed turned half round, with a warning to change the
+    configuration, and not one move was recorded.  The configured corner is kept and nothing
+    is said against it; a board read clearly still overrules it
+    (`test_a_set_up_board_shows_a_wrongly_configured_corner`)."""
+    from renderer.render import render
+
+    caplog.set_level(logging.INFO, logger="device.service")
+    monkeypatch.setattr(service, "SET_UP_TRUST_S", 1.5)
+    [game] = [g.game for g in read_games('[FEN "W:W6,K15,30:B7,K8,23"]\n1. 15-38 8x25 2. 6x8 *')]
+    played = game.start
+    for move in game.moves:
+        played = played.play(move)
+    camera = Camera(tilt_deg=8.75, yaw_deg=139.8, roll_deg=6.3, distance_mm=1011.0,
+                    fov_deg=69.8, k1=0.0285, k2=0.005)
+    style = Style(light_square=(169, 195, 206), dark_square=(94, 64, 104), border=(110, 124, 123),
+                  table=(62, 168, 219), white_piece=(6, 39, 48), black_piece=(158, 207, 215),
+                  edge_line=(56, 38, 62))
+    lighting = Lighting(exposure=1.17, blur=1.18, noise=3.0)
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  still_s=0.3, start=game.start, corner_46=1)
+    c.open_game()
+    for k in range(16):  # 4 s at 4 frames a second
+        image = render(played.pieces(), camera=camera, style=style, lighting=lighting,
+                       seed=k).image
+        c.process(Frame(image, k / 4, k))
+    assert c._calibrated
+    assert c.watcher.calibration.orientation.corner_46 == 1
+    assert not said(caplog, "does not fit the configured orientation")
