@@ -322,3 +322,37 @@ def test_a_still_view_left_holding_an_arm_is_mended_but_a_resting_hand_is_never_
         still = memory.mend(now, still, i * 0.5, config, None)
     assert measure(rest, None, still, config).beside
     assert measure(arm, None, still, config).hand
+
+
+def test_a_man_stepping_off_an_edge_square_under_a_steep_camera_is_no_hand():
+    """A man steps off an edge square (35-30) under a camera 45 degrees off vertical: seen
+    obliquely, its side and shadow over the ring and its diagonal neighbour's change span two
+    and a half squares, the width once taken for an arm reaching in the colour of the table.  A
+    hand was then seen over the board until the next move, and the board never settled: the
+    reply (an opponent's man moved, Art. 27a) was judged from the board before 35-30 (the
+    system bench's selfplay-57 at seed 404007, whose scene this is).  Once the hand has gone, the
+    moved man is no hand."""
+    from renderer.render import Renderer
+    from vision.motion import MotionConfig, measure, small_view
+
+    cam = Camera(tilt_deg=44.6, yaw_deg=108.2, roll_deg=7.9, distance_mm=1160.0, fov_deg=53.9,
+                 k1=-0.113, k2=0.037, look_dx_mm=23.6, look_dy_mm=-1.9)
+    style = Style(light_square=(116, 207, 251), dark_square=(90, 67, 49), border=(207, 194, 155),
+                  table=(46, 118, 186), white_piece=(72, 38, 194), black_piece=(70, 196, 74),
+                  edge_line=(54, 40, 29), border_mm=15.2, piece_diameter=0.80, man_height=0.218,
+                  side_shade=0.81, piece_relief=0.22, piece_gloss=0.38)
+    light = Lighting(exposure=0.70, white_balance=(0.976, 0.957, 1.085), shadow=0.24,
+                     light_azimuth_deg=256.0, light_elevation_deg=75.9, vignette=0.11)
+    before = Position.from_fen("W:W35,K22,K23:BK21").pieces()
+    after = Position.from_fen("B:W30,K22,K23:BK21").pieces()
+    renderer = Renderer()
+    first = renderer.render(before, cam, style, light, seed=1)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image, board=before)
+    location = watcher.calibration.location
+    still = small_view(first.image, location)
+    for seed in (2, 3, 4):
+        view = small_view(renderer.render(after, cam, style, light, seed=seed).image, location)
+        sample = measure(view, None, still, MotionConfig())
+        assert not sample.hand, f"seed {seed}"
+        assert sample.changed.max() > 0.3  # the move itself is seen

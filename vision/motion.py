@@ -389,9 +389,15 @@ def _outer_mask() -> np.ndarray:
 #: The far part of the ring (view pixels, of `MOTION_PX`): a king's side and shadow on an edge
 #: square reach under half a square into the ring, an arm crosses all of it.
 _EDGE_PX = 3
-#: A change this many squares wide that reaches into the ring is an arm's: a piece moved onto an
-#: edge square, with its side and shadow, and its diagonal neighbour span two at most.
+#: A change this many squares wide that covers at least `_RING_COVER` of a square in the ring is
+#: an arm's: a piece moved onto or off an edge square, with its side and shadow, and its diagonal
+#: neighbour span two squares, two and a half under a camera 45 degrees off vertical, but cover
+#: a fifth of a square of the ring at most (an arm over the edge squares covers two squares'
+#: worth).  By its span alone, a man stepping off square 35 was a hand until the next move: the
+#: system bench's selfplay-57 at seed 404007 and selfplay-53 at 404005 judged an irregular reply
+#: from the board before that move, or did not name it.
 _WIDE = 2.5
+_RING_COVER = 0.5
 
 
 @cache
@@ -422,13 +428,14 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
     if n <= 1:
         return none, False, none
-    # from the table: reaching the ring's far part, or into the ring and wider than any moved
-    # piece's change (an arm the colour of the table, in a dim light, shows only over the board)
+    # from the table: reaching the ring's far part, or wider than any moved piece's change and
+    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
+    # in a dim light, shows only over the board and the border)
     outside = np.zeros(n, dtype=bool)
     outside[labels[_edge_mask()]] = True
-    outside[labels[_ring_mask()]] |= np.maximum(stats[labels[_ring_mask()], cv2.CC_STAT_WIDTH],
-                                                stats[labels[_ring_mask()], cv2.CC_STAT_HEIGHT]
-                                                ) >= _WIDE * MOTION_PX
+    in_ring = np.bincount(labels[_ring_mask() & diff], minlength=n)
+    outside |= ((np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+                 >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
     outside[0] = False
     if not outside.any():
         return none, False, none
