@@ -56,6 +56,37 @@ def test_a_detector_locked_onto_every_other_row_is_not_taken_for_the_board():
     assert corner_error_squares(loc.corners, r.corners, any_rotation=True) < 0.15
 
 
+
+def test_a_lattice_of_cells_two_squares_wide_or_a_row_off_is_not_taken_for_the_board():
+    """The scene of the system bench's lidraughts-8 at seed 404022: the start position far from
+    a camera 20 degrees off vertical, under a low lamp whose pieces' shadows hide most grid
+    corners near the edges.  The detector locked onto every other column; that lattice grew as
+    many corners as the right one, and won by a tenth of its window's margin: a board twice its
+    width, never read as the start position, and not one of 40 moves recorded.  Its cells
+    cannot be squares for any camera (`vision.locate._stretch`).  The right lattice then placed
+    its window a row off, into the border (the corners by the edges hidden): the row of
+    squares left beyond its side says it is not the playing area."""
+    cam = Camera(tilt_deg=20.5, yaw_deg=151.6, roll_deg=-3.9, distance_mm=1706.0, fov_deg=47.9,
+                 k1=-0.053, k2=0.012, look_dx_mm=5.8, look_dy_mm=-14.6, width=1280, height=960)
+    style = Style(light_square=(160, 199, 206), dark_square=(56, 101, 127), border=(36, 61, 56),
+                  table=(63, 156, 181), white_piece=(49, 191, 225), black_piece=(123, 37, 6),
+                  edge_line=(33, 60, 76), border_mm=29.2, piece_diameter=0.867, man_height=0.203,
+                  side_shade=0.886, piece_relief=0.92, piece_gloss=0.46, square_grain=0.089,
+                  table_grain=0.32, texture_seed=943380241)
+    light = Lighting(gradient=0.40, gradient_deg=144.1, vignette=0.29, exposure=0.905,
+                     white_balance=(0.891, 1.091, 1.099), shadow=0.74, light_azimuth_deg=3.2,
+                     light_elevation_deg=35.0, blur=1.11, sheen=0.81, lamp_distance_mm=728.0,
+                     lamp_colour=(231, 245, 255), noise=3.0)
+    r = render(Position.start().pieces(), cam, style, light, seed=1)
+    loc = find_board(r.image)
+    # a lattice two squares wide ends ten squares off, a window a row off one square
+    assert corner_error_squares(loc.corners, r.corners, any_rotation=True) < 0.35
+    watcher = BoardWatcher(WatchConfig(corner_46=r.corner_46))
+    watcher.calibrate(r.image)  # the start position, read as such
+    assert watcher.read(render(Position.start().pieces(), cam, style, light, seed=2).image
+                        ).board() == Position.start().pieces()
+
+
 def test_orientation_maps_square_46_to_its_corner():
     for corner in range(4):
         o = Orientation.from_corner_46(corner)

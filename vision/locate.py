@@ -339,6 +339,17 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, f
                                  np.linalg.norm(img_pts[1, 0] - img_pts[0, 0])]))
     inside = ((img_pts[..., 0] > -tol) & (img_pts[..., 0] < w + tol)
               & (img_pts[..., 1] > -tol) & (img_pts[..., 1] < h + tol))
+    # each lattice square's mean colour (the square right and down of a lattice point), and how
+    # much a square differs from its neighbour along a row or a column: the playing area
+    # alternates, the border round it does not
+    sq = 8
+    corner = np.array([[1, 0, lo_x], [0, 1, lo_y], [0, 0, 1]], dtype=np.float64)
+    squares = cv2.warpPerspective(lab, warp_matrix(fit.homography @ corner, sq), (nx * sq, ny * sq),
+                                  flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                                  borderValue=(0, 128, 128)).astype(np.float32)
+    cells = squares.reshape(ny, sq, nx, sq, 3).mean(axis=(1, 3))
+    along_x = np.linalg.norm(np.diff(cells, axis=1), axis=2)  # (ny, nx - 1)
+    along_y = np.linalg.norm(np.diff(cells, axis=0), axis=2)  # (ny - 1, nx)
     best: list[tuple[float, int, int]] = []
     for oy in range(lo_y, hi_y - 9):
         for ox in range(lo_x, hi_x - 9):
@@ -352,7 +363,8 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, f
             inner = clipped[jy + 1:jy + 10, ix + 1:ix + 10].sum()
             ring = np.concatenate([pos[jy, ix:ix + 11], pos[jy + 10, ix:ix + 11],
                                    pos[jy + 1:jy + 10, ix], pos[jy + 1:jy + 10, ix + 10]])
-            best.append((float(inner - 2.0 * ring.sum()), ox, oy))
+            best.append((float(inner - 2.0 * ring.sum()
+                               - _BEYOND * _checkered_beyond(along_x, along_y, ix, jy)), ox, oy))
     if not best:
         return None
     best.sort(reverse=True)
@@ -409,6 +421,36 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
                         + ("" if tried else " (no checker pattern at all)"))
 
 
+#: What a row of squares just beyond a window's side, alternating as the playing area does,
+#: costs the window (`_place`), against a corner's X evidence of about one.
+_BEYOND = 3.0
+
+
+def _checkered_beyond(along_x: np.ndarray, along_y: np.ndarray, ix: int, jy: int) -> float:
+    """How much the four rows of lattice cells just beyond the 10x10 window of cells whose
+    top-left one is (``jy``, ``ix``) alternate from cell to cell, each as a share (0-1) of how
+    much the window's own rows do; summed over the sides that lie in the view.  The border
+    round the playing area is one colour: a window one row off the playing area has a row of
+    squares beyond one side.  In the start position under a low lamp the pieces' shadows hide
+    most grid corners near the edges, and the corners alone placed the window a row off (the
+    system bench's lidraughts-8 at seed 404022: the start position never recognised)."""
+    ny, nx = along_y.shape[0] + 1, along_x.shape[1] + 1
+    own = float(np.median(np.concatenate([along_x[jy:jy + 10, ix:ix + 9].ravel(),
+                                          along_y[jy:jy + 9, ix:ix + 10].ravel()])))
+    if own <= 1e-6:
+        return 0.0
+    sides = []
+    if jy >= 1:
+        sides.append(along_x[jy - 1, ix:ix + 9])
+    if jy + 10 < ny:
+        sides.append(along_x[jy + 10, ix:ix + 9])
+    if ix >= 1:
+        sides.append(along_y[jy:jy + 9, ix - 1])
+    if ix + 10 < nx:
+        sides.append(along_y[jy:jy + 9, ix + 10])
+    return float(sum(min(1.0, float(np.median(side)) / own) for side in sides))
+
+
 def _working_images(image: np.ndarray, work_px: int
                     ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The frame scaled to ``work_px`` on its long side (never up): (scale, scaled BGR,
@@ -418,6 +460,32 @@ def _working_images(image: np.ndarray, work_px: int
              if scale < 1.0 else image)
     norm = _normalise(small)
     return scale, small, norm, cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY), _lab(norm)
+
+
+#: A lattice whose cells the camera cannot see as squares, for any focal length, by this ratio
+#: of their sides or more, is not the board's (`_stretch`).
+MAX_STRETCH = 1.5
+
+
+def _stretch(homography: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far a lattice (``homography``: lattice -> image pixels) is from a grid of squares
+    seen by a camera, at best: for every focal length from a third of the image's width to five
+    times it (the principal point in the image's middle), the ratio of the cells' two sides on
+    the plane (the larger over the smaller) times one plus the cosine of their angle; the least
+    (1.0: squares).  The seed detector sometimes locks onto every other corner along one axis:
+    that lattice's cells are two squares by one (2.0), and with as many corners grown as the
+    board's own it was taken for the board when its window's margin was a tenth better (a board
+    found twice its width, nothing read: the system bench's lidraughts-8 at seed 404022)."""
+    h, w = shape[:2]
+    centred = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]]) @ homography
+    h1, h2 = centred[:, 0], centred[:, 1]
+    f2 = np.geomspace(w / 3, 5.0 * w, 120) ** 2
+    a = (h1[0] ** 2 + h1[1] ** 2) / f2 + h1[2] ** 2
+    b = (h2[0] ** 2 + h2[1] ** 2) / f2 + h2[2] ** 2
+    ab = (h1[0] * h2[0] + h1[1] * h2[1]) / f2 + h1[2] * h2[2]
+    ratio = np.sqrt(np.maximum(a, b) / np.maximum(np.minimum(a, b), 1e-300))
+    cosine = np.abs(ab) / np.sqrt(np.maximum(a * b, 1e-300))
+    return float(np.min(ratio * (1.0 + cosine)))
 
 
 def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int]:
@@ -430,7 +498,7 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
     for grid, pts, method in _seeds(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), gray):
         tried += 1
         fit = _grow(lab, gray, grid, pts)
-        if fit is None:
+        if fit is None or _stretch(fit.homography, gray.shape) > MAX_STRETCH:
             continue
         placed = _place(lab, fit)
         if placed is None:
