@@ -15,8 +15,11 @@ How the board is found (`find_board`):
    is scored as a checker "X" corner (diagonal quadrants alike, neighbouring quadrants unlike,
    sampled close to the corner where round pieces never reach), the good points are refined to
    sub-pixel precision and the homography refitted, until the set of good corners stops growing;
-3. placement: the 9x9 window of lattice points with the best corner evidence inside and no
-   checker evidence on its boundary (the playing area's edge against the border) is the board.
+   a lattice whose cells no camera can see as squares (`_stretch`: the detector locked onto
+   every other row or column) is dropped;
+3. placement: the 9x9 window of lattice points with the best corner evidence inside, no
+   checker evidence on its boundary and no alternating row of squares just beyond it (the
+   playing area's edge against the border, `_checkered_beyond`) is the board.
 
 `BoardLocator` caches the location between frames and checks it cheaply (a small warp and the
 corner scores); when the checker pattern is no longer where it was and nothing covers the board
