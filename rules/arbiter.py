@@ -280,7 +280,7 @@ class Arbiter:
             recovered = self._recover(obs, scorer, base, when)
             if recovered is not None:
                 return recovered
-            taking_off = self._taking_off_pieces(scorer, successors, base, when)
+            taking_off = self._taking_off_pieces(scorer, successors, base, when, obs)
             if taking_off is not None:
                 return taking_off
             if self._putting_back(obs, settled.lifted):
@@ -926,29 +926,51 @@ class Arbiter:
                           remedy, texts)]
 
     def _taking_off_pieces(self, scorer: Scorer, successors: list[tuple[Move, Position]],
-                           base: dict[int, Piece], when: float | None) -> tuple[Event, ...] | None:
+                           base: dict[int, Piece], when: float | None,
+                           obs: Observation | None = None) -> tuple[Event, ...] | None:
         """A capture whose captured pieces are still being taken off: the capturing piece stands
         on its square and some of the pieces it took still stand (the player takes them off one
         by one, and the board is seen still between two).  The move is not complete (Art. 23):
         nothing is announced, and the arbiter looks again.  Read so after `TAKING_OFF_S` (or
         read so twice, without times), the pieces still standing are the irregularity (Art.
-        27b, `_irregular`).  None when the board is no such capture."""
+        27b, `_irregular`).
+
+        The capture may be a reply to a move the camera never saw still (quick play: 23x34,
+        then 39x10 at once, its men still standing; `bench.system_accuracy`, lidraughts-4 at
+        seed 505030 named that board Art. 27).  With ``obs`` given and no irregularity open,
+        such a board is also looked for one ply on: the first move is recorded, the squares it
+        changes being read surely, and the capture is then waited on as above.
+
+        None when the board is no such capture."""
         candidates: list[Candidate] = []
         for i, (move, after) in enumerate(successors):
-            taken = sorted(set(move.captured))
-            if not taken or len(taken) > TAKING_OFF_MOST:
-                continue
-            board = after.pieces()
-            for mask in range(1, 1 << len(taken)):
-                standing = tuple(sq for k, sq in enumerate(taken) if mask >> k & 1)
-                candidates.append(Candidate((i, standing), changes_between(
-                    base, {**board, **{sq: base[sq] for sq in standing}})))
+            candidates.extend(_standing((i,), move, after, base))
+        two_ply = obs is not None and self.pending is None and not self._quick_only
+        if two_ply:
+            for i, (first, between) in enumerate(successors):
+                for j, (move, after) in enumerate(between.successors()):
+                    candidates.extend(_standing((i, j), move, after, base, between.pieces()))
         decision = scorer.decide(_distinct(candidates))
         if decision.accepted is None:
             self._taking_off = None
             return None
-        i, standing = decision.accepted
-        key = (self.game.ply, i, standing)
+        plies, standing = decision.accepted
+        if len(plies) == 2:
+            first, between = successors[plies[0]]
+            changed = next(c.changes for c in candidates if c.key == decision.accepted)
+            doubt = self._doubt(obs, changed, [], 0, when)
+            if doubt is not None:
+                return doubt
+            breach = self._touch_breach(self.position, first, when)
+            if breach is not None:
+                return tuple(breach)
+            events = self._record(first, between, when)
+            if self.over is not None:
+                return tuple(events)
+            base = self._physical(self.position)
+            waiting = self._taking_off_pieces(Scorer(obs, base), self.position.successors(), base, when)
+            return tuple(events) + (waiting or ())
+        key = (self.game.ply, plies[0], standing)
         if self._taking_off is None or self._taking_off[0] != key:
             self._taking_off = (key, when)
         else:
@@ -1263,6 +1285,21 @@ def _line_text(line: Line) -> str:
         texts.append(before.move_text(move))
         before = after
     return " ".join(texts)
+
+
+def _standing(key: tuple, move: Move, after: Position, base: dict[int, Piece],
+              before: dict[int, Piece] | None = None) -> list[Candidate]:
+    """The boards of ``move`` (a capture) with some of the pieces it took still standing, as
+    they stood ``before`` it (``base`` when the capture is the next move); keyed ``(key,
+    squares standing)`` (`Arbiter._taking_off_pieces`)."""
+    taken = sorted(set(move.captured))
+    if not taken or len(taken) > TAKING_OFF_MOST:
+        return []
+    before = base if before is None else before
+    board = after.pieces()
+    return [Candidate((key, standing), changes_between(base, {**board, **{sq: before[sq] for sq in standing}}))
+            for mask in range(1, 1 << len(taken))
+            for standing in [tuple(sq for k, sq in enumerate(taken) if mask >> k & 1)]]
 
 
 def _distinct(candidates: list[Candidate]) -> list[Candidate]:

@@ -225,6 +225,30 @@ def test_a_captured_man_left_standing_is_named_once_the_board_stays_so_art_27b()
     assert irr.kind is K.WRONG_PIECES_TAKEN and "23 still stand" in irr.message
 
 
+def test_a_quick_reply_capture_still_taking_men_off_is_no_irregularity_art_23():
+    # Black's 19-23 is never seen still: White replies 40x29x18 at once (quick play), taking 34
+    # and 23, and the board is seen with 23 still standing.  The first move is recorded, the
+    # capture is waited on (Art. 23), and recorded once its men are off; read so for
+    # TAKING_OFF_S, the man still standing is White's irregularity (Art. 27b), not "pieces of
+    # both sides moved" (bench.system_accuracy, lidraughts-4 at seed 505030).
+    fen = "B:W32,38,40,45,49:B27,34,19,14"
+    arb = arbiter(fen)
+    standing = {19: None, 40: None, 34: None, 18: WM, 23: BM}
+    events = arb.observe(seen(arb, standing, time=30.0))
+    assert [e.text for e in of(events, MovePlayed)] == ["19-23"] and not of(events, Irregularity)
+    assert [(e.reason, e.squares) for e in of(events, LookAgain)] == [(TAKING_OFF, (23,))]
+    events = arb.observe(seen(arb, {40: None, 34: None, 23: None, 18: WM}, time=30.6))
+    assert [e.text for e in of(events, MovePlayed)] == ["40x18"] and not of(events, Irregularity)
+
+    arb = arbiter(fen)
+    base = arb.position.pieces()
+    for t in (40.0, 40.0 + TAKING_OFF_S / 2):
+        assert of(arb.observe(seen(arb, standing, base=base, time=t)), LookAgain)
+    irr = irregularity(arb.observe(seen(arb, standing, base=base, time=40.0 + TAKING_OFF_S)))
+    assert irr.kind is K.WRONG_PIECES_TAKEN and irr.article == "Art. 27b"
+    assert irr.color is WHITE and "23 still stand" in irr.message
+
+
 def test_several_pieces_moved_reports_every_square():
     arb = arbiter()
     irr = irregularity(arb.observe(seen(arb, {31: None, 26: WM, 32: None, 27: WM})))
