@@ -903,9 +903,13 @@ class BoardWatcher:
                          outline=False).p
         # Seen empty for a lift put back: read empty, with the cell's top sample and its floor
         # patches as the cell looks empty, and either its light neighbours (always empty) as they
-        # look (an arm the colour of the dark squares would cover those too), or neither the
-        # cell nor a neighbour under the hand as the motion view finds it (`vision.motion`: a
-        # region reaching in from the table).  A frame where it is seen so very surely counts
+        # look (an arm the colour of the dark squares would cover those too) with the cell itself
+        # not under the hand, or neither the cell nor a neighbour under the hand as the motion
+        # view finds it (`vision.motion`: a region reaching in from the table).  (The edge of an
+        # arm the colour of the empty dark squares covers one square and none of its light
+        # neighbours: leaving over a man on the far row, it was that man lifted, on one frame
+        # read very surely, and a false touch-move; the system bench's selfplay-6 at seed
+        # 505003.)  A frame where it is seen so very surely counts
         # twice: a piece lifted for a moment between two frames of the hand is reported.
         # `lift_frames` such counts are needed.
         # Seen placed (a piece put down on the way, maybe taken again before the board was
@@ -920,6 +924,7 @@ class BoardWatcher:
             looks = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
             clear = looks & np.logical_and.reduce(_neighbours(top_empty, True))
             if hand is not None:
+                clear &= ~sample.hand_mask
                 clear |= looks & ~hand
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
