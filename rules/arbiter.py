@@ -299,7 +299,13 @@ class Arbiter:
 
         what = key[0]
         if what == "same":
-            self._touch(lifted)
+            # A lift of a piece that the board still has is touch-move evidence only when the
+            # camera saw the square empty beside the hand, not when this board alone reads it
+            # empty, and unsurely: a hand hovering high over a man on the far row was taken for
+            # a still board, the man read empty at 0.76, and a false touch-move followed (the
+            # system bench's selfplay-7 at seed 606028).
+            self._touch([sq for sq in lifted
+                         if obs.reading(sq).content is not None or sure_of_kind(obs.reading(sq))])
             self._forget()
             return tuple(self._resolve("taken back", when)) if self.pending is not None else ()
         if what == "crowned":

@@ -410,6 +410,18 @@ def test_touched_piece_that_could_move_must_move_rule_i():
     assert any("touch-move" in c.text for c in of(events, ScoresheetComment))
 
 
+def test_a_piece_read_empty_unsurely_on_an_unchanged_board_binds_nothing_rule_i():
+    # A hand hovering high over white's 31 is taken for a still board: 31 is read empty, but
+    # only at 0.76, and is reported lifted for it.  The board is the same as before; that
+    # reading alone is no touch (Art. 15): 32-28 is the move, no breach.  A lift the camera saw
+    # (31 read back in place) still binds (`test_touched_piece_that_could_move_must_move_rule_i`).
+    arb = arbiter()
+    unsure = {31: SquareReading(None, 0.76, WM)}
+    assert arb.observe(seen(arb, {31: None}, lifted=(31,), readings=unsure)) == ()
+    events = play(arb, "32-28", lifted=(32,))
+    assert [e.text for e in of(events, MovePlayed)] == ["32-28"] and not of(events, TouchMove)
+
+
 def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():
     arb = arbiter()
     play(arb, "32-28", lifted=(31, 32))
