@@ -1329,8 +1329,13 @@ def _in_hand(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tup
              ) -> bool:
     """Whether the board as read is the game's board with one of ``mover``'s pieces gone, read
     surely, seen lifted by a hand (``lifted``: a piece lost under a glare was never lifted), and
-    nothing else changed: a piece in the mover's hand (`Arbiter.observe`)."""
-    gone = changes_between(base, _plain_reading(obs, base))
+    nothing else changed: a piece in the mover's hand (`Arbiter.observe`).  A king read unsurely
+    as a man where it stands (or the reverse) is no change: the camera cannot tell there (a
+    camera nearly above the board; the system bench's selfplay-57 at seed 606024 named Black's
+    king in hand Art. 27, "pieces disappeared", beside White's king on 23 read a man at 0.59)."""
+    gone = {sq: now for sq, now in changes_between(base, _plain_reading(obs, base)).items()
+            if not (now is not None and (was := base.get(sq)) is not None and now.color is was.color
+                    and obs.reading(sq).confidence < KING_CONFIDENT)}
     if len(gone) != 1:
         return False
     (sq, now), = gone.items()

@@ -422,6 +422,18 @@ def test_a_piece_read_empty_unsurely_on_an_unchanged_board_binds_nothing_rule_i(
     assert [e.text for e in of(events, MovePlayed)] == ["32-28"] and not of(events, TouchMove)
 
 
+def test_a_king_in_hand_beside_a_king_the_camera_cannot_tell_is_no_irregularity_art_16():
+    # A camera nearly above the board cannot tell kings from men: White's king on 23 is read a
+    # man at 0.59.  Black lifts his king off 2 and the board is seen still while it is in his
+    # hand: nothing is announced (a move is not finished until the piece is released, Art.
+    # 16), and 2-8 is recorded when it is put down.
+    arb = arbiter("B:WK23,K50:BK2")
+    unsure_king = {23: SquareReading(WM, 0.59, WK)}
+    assert arb.observe(seen(arb, {2: None}, lifted=(2,), readings=unsure_king)) == ()
+    events = play(arb, "2-8", readings=unsure_king)
+    assert [e.text for e in of(events, MovePlayed)] == ["2-8"] and not of(events, Irregularity)
+
+
 def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():
     arb = arbiter()
     play(arb, "32-28", lifted=(31, 32))
