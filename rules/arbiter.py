@@ -999,9 +999,7 @@ class Arbiter:
             # irregular move beside it unnamed until it was put right (Art. 27a).
             # So is a crown awaited on the far row, read unsurely: whether it is on yet is no
             # change to look at (it left the injected Art. 27a beside it unnamed).
-            seen = board.get(sq)
-            if (seen is not None and seen.color is before.color and seen.king is not before.king
-                    and obs.reading(sq).confidence < KING_CONFIDENT
+            if (_kind_unsure(obs, sq, board.get(sq), before)
                     and (sq not in promotion_row(before.color is Color.WHITE) or sq == self.uncrowned)):
                 board[sq] = before
         def unsure(sq: int) -> bool:
@@ -1325,6 +1323,13 @@ def _number(game: Game, ply: int) -> int:
     return (ply - 1 + (0 if game.start.turn.is_white else 1)) // 2 + 1
 
 
+def _kind_unsure(obs: Observation, sq: int, seen: Piece | None, before: Piece | None) -> bool:
+    """Whether ``seen`` on ``sq`` is the piece that stood there (``before``) read unsurely as
+    the other kind, a king as a man or the reverse: the camera cannot tell there."""
+    return (seen is not None and before is not None and seen.color is before.color
+            and seen.king is not before.king and obs.reading(sq).confidence < KING_CONFIDENT)
+
+
 def _in_hand(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tuple[int, ...]
              ) -> bool:
     """Whether the board as read is the game's board with one of ``mover``'s pieces gone, read
@@ -1334,8 +1339,7 @@ def _in_hand(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tup
     camera nearly above the board; the system bench's selfplay-57 at seed 606024 named Black's
     king in hand Art. 27, "pieces disappeared", beside White's king on 23 read a man at 0.59)."""
     gone = {sq: now for sq, now in changes_between(base, _plain_reading(obs, base)).items()
-            if not (now is not None and (was := base.get(sq)) is not None and now.color is was.color
-                    and obs.reading(sq).confidence < KING_CONFIDENT)}
+            if not _kind_unsure(obs, sq, now, base.get(sq))}
     if len(gone) != 1:
         return False
     (sq, now), = gone.items()
