@@ -91,8 +91,14 @@ QUICK_PLIES = 2
 #: this many squares whose kind (empty, white, black) is read unsurely.  Each such square also
 #: loosens the search's pruning by one square (`legal_lines`), so this bounds its cost too.  A
 #: reading with more is no evidence for a long line, nor for the trail of readings; a quick
-#: reply, judged as one move is, is still taken from it.
+#: reply, judged as one move is, is still taken from it.  A square read, if only three times
+#: likelier than not (`STOOD_KIND`), as the recorded board has it is not counted
+#: (`Arbiter._unread`): a camera
+#: nearly above the board read five white men on White's back rows at 0.76-0.87, every reading
+#: alike, and a game whose first still board came five plies on was named Art. 27 and never
+#: recorded (the system bench's selfplay-14 at seed 606017).
 RECOVERY_UNSURE = 3
+STOOD_KIND = 0.75
 #: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
 #: the test games six plies on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see
 #: `RECOVERY_PLIES`; a Raspberry Pi, some 3-5 times slower, not measured yet); only boards with
@@ -457,11 +463,12 @@ class Arbiter:
 
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
         sure = self._sure(-1)
-        stalled = (not self._quick_only and sure.unsure <= RECOVERY_UNSURE
+        unread = self._unread(obs)
+        stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
                    and self._read_in_a_row(obs) >= STALL_READINGS)
         deadline = time.monotonic() + (STALL_SECONDS if stalled else RECOVERY_SECONDS)
         count, trails = self._trails(deadline, STALL_PLIES if stalled else RECOVERY_PLIES)
-        if sure.unsure > RECOVERY_UNSURE or self._quick_only:
+        if unread > RECOVERY_UNSURE or self._quick_only:
             # Squares the camera cannot read (a glare over the middle of the board, a set whose
             # pieces look like the squares) are no evidence for a long line, but a quick reply
             # is judged as one move is, whatever cannot be read: it must fit every square that
@@ -768,9 +775,24 @@ class Arbiter:
     def _follow(self, trail: Trail, group: "_Group", deadline: float) -> Trail:
         """The trail after a still reading (read ``group.count`` times in a row); a reading with
         too many squares read unsurely is no evidence."""
-        if group.sure.unsure > RECOVERY_UNSURE:
+        if self._unread(group.obs) > RECOVERY_UNSURE:
             return trail
         return trail.follow(group.sure, group.count, self._most(trail, group.obs), self.searches, deadline)
+
+    def _unread(self, obs: Observation) -> int:
+        """How many squares ``obs`` tells nothing of, for recovery (`RECOVERY_UNSURE`): read
+        unsurely of their kind, and not even likely (`STOOD_KIND`) as the recorded board has
+        them.  A square read likely as it stood is no sign of a line through it, and every line
+        that moves its piece is judged against that reading (`Scorer`)."""
+        board = self._physical(self.position)
+
+        def as_it_stood(sq: int) -> bool:
+            r = obs.reading(sq)
+            return (not r.occluded and r.kind_confidence >= STOOD_KIND
+                    and _side(r.content) == _side(board.get(sq)))
+
+        return sum(1 for sq in range(1, 51)
+                   if not sure_of_kind(obs.reading(sq)) and not as_it_stood(sq))
 
     def _most(self, trail: Trail, obs: Observation, most: int = RECOVERY_PLIES) -> int:
         """The most plies a reading may be on from the trail's ends: ``most`` (`RECOVERY_PLIES`),
@@ -1321,6 +1343,11 @@ def _distinct(candidates: list[Candidate]) -> list[Candidate]:
 
 def _number(game: Game, ply: int) -> int:
     return (ply - 1 + (0 if game.start.turn.is_white else 1)) // 2 + 1
+
+
+def _side(piece: Piece | None) -> Color | None:
+    """A square's kind as the colours tell it: None for empty, else the piece's side."""
+    return None if piece is None else piece.color
 
 
 def _kind_unsure(obs: Observation, sq: int, seen: Piece | None, before: Piece | None) -> bool:

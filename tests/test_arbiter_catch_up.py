@@ -137,6 +137,28 @@ def test_a_long_gap_is_not_taken_from_a_board_many_squares_of_which_cannot_be_re
         assert not of(events, MovePlayed) and arb.game.ply == AT
 
 
+def test_a_long_gap_is_caught_up_though_squares_it_left_alone_are_read_only_likely_art_22():
+    # A camera nearly above the board reads White's men on his back rows only likely (0.76-0.87),
+    # each as it stood, every reading alike; the first still board came five plies on.  Those
+    # squares are no evidence against the line, nor for it: the gap is caught up as on a board
+    # read clearly, never named Art. 27 (the system bench's selfplay-14 at seed 606017).
+    gap = 5
+    arb = recorded_up_to(REAL, AT)
+    after = board(AT + gap)
+    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
+    faint = [sq for sq in range(50, 30, -1) if sq in after and sq not in touched][:5]
+    assert len(faint) == 5
+    likely = {sq: SquareReading(after[sq], 0.8) for sq in faint}
+    seen = settled(after, readings=likely)
+    for _ in range(readings_needed(gap) - 1):
+        events = arb.observe(seen)
+        assert [e.reason for e in of(events, LookAgain)] == [LONG_LINE], [str(e) for e in events]
+    events = arb.observe(seen)
+    assert texts(events) == REAL.move_texts()[AT:AT + gap], [str(e) for e in events]
+    assert not of(events, Irregularity)
+    assert any(CAUGHT_UP in c.text for c in of(events, ScoresheetComment))
+
+
 def test_intermediate_readings_are_evidence_a_gap_of_six_in_two_halves_art_22():
     # A board three plies on is seen once (the arbiter looks again), but the players play on
     # before the board is read again; the next board three plies later is recorded at once:
