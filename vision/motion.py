@@ -51,7 +51,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.locate import BoardLocation, warp
+from vision.locate import BoardLocation, warp, x_corner_scores
 
 #: Pixels per square of the motion view.
 MOTION_PX = 8
@@ -262,7 +262,13 @@ class StillMemory:
         past = list(self._views)
         level = np.median(view[::3, ::3].reshape(-1, 3), axis=0)
         self._views.append((view, level))
-        if len(past) + 1 < self._views.maxlen or still.shape != view.shape:
+        # before the span is full, only what hid the board in the reference (`_EARLY_SAMPLES`)
+        early = len(past) + 1 < self._views.maxlen
+        if early:
+            if len(past) + 1 < _EARLY_SAMPLES:
+                return still
+            past = past[-(_EARLY_SAMPLES - 1):]
+        if still.shape != view.shape:
             return still
         delta = change_delta(view, None, still, config, noise)
         reference = still * exposure_gain(view, still)
@@ -270,7 +276,9 @@ class StillMemory:
         if not stale.any():
             return still
         ring = _ring_mask()
-        if self.bare is None or self.bare.shape != view.shape:
+        if early:
+            pass  # the bare ring is the same picture as the reference: stale with it
+        elif self.bare is None or self.bare.shape != view.shape:
             stale &= ~ring
         elif (stale & ring).any():
             bare = self.bare * exposure_gain(view, self.bare)
@@ -293,12 +301,15 @@ class StillMemory:
             before = before[box] * gain.astype(np.float32)
             alike += tolerant_change(here, before) <= delta
             unlike += tolerant_change(before, kept) > delta
-        need = _MEMORY_SHARE * (len(past) + 1)
+        need = len(past) + 1 if early else _MEMORY_SHARE * (len(past) + 1)
         stale[box] &= (alike >= need) & (unlike >= need)
-        if not stale.any():
+        if not stale.any() or (early and _corners_shown(view, stale) <= _corners_shown(reference, stale)):
             return still
         out = still.copy()
         out[stale] = view[stale]
+        if early and self.bare is not None and self.bare.shape == view.shape:
+            self.bare = self.bare.copy()
+            self.bare[stale & ring] = view[stale & ring]
         return out
 
 
@@ -306,6 +317,32 @@ class StillMemory:
 #: show what the view shows.
 _MEMORY_EVERY_S = 1.0
 _MEMORY_SHARE = 0.75
+#: Until the span is full (just after the board was learnt or found again), the reference is
+#: mended only where it shows what none of the last this many samples showed, each of them
+#: showed what the view shows, and the view shows more of the board's grid corners there than
+#: the reference (`_corners_shown`): the picture the board was learnt from had a hand hovering
+#: still over it, and that hand was a hand over the board on every frame for the twelve seconds
+#: the span took to fill, four plies of a quick game (the system bench's selfplay-14 at seed
+#: 606017).  A hand held still over the board since hides corners the reference shows: it is
+#: never learnt so.
+_EARLY_SAMPLES = 3
+
+
+#: A grid point's checker-corner score (`vision.locate.x_corner_scores`) that shows it.
+_CORNER_SHOWN = 0.3
+
+
+def _corners_shown(view: np.ndarray, where: np.ndarray) -> int:
+    """How many of the grid's inner points within a square's quarter of ``where`` (a mask of
+    the view) ``view`` shows as checker corners: a hand hides them, the bare board shows them
+    (men never cover them)."""
+    near = cv2.dilate(where.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    idx = _RING * MOTION_PX + np.arange(1, 10) * MOTION_PX
+    inside = near[idx[:, None], idx[None, :]]
+    if not inside.any():
+        return 0
+    scores = x_corner_scores(view, MOTION_PX, 11, _RING * MOTION_PX)[1:10, 1:10]
+    return int(np.count_nonzero(inside & (scores > _CORNER_SHOWN)))
 
 
 def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
