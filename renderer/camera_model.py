@@ -150,6 +150,10 @@ def _fit_distance(camera: Camera, fill: float, border_mm: float) -> Camera | Non
     return replace(camera, distance_mm=hi)
 
 
+#: Board (x, y, h) to world (X, Y, Z): ``Z = -h``.
+_TO_WORLD = np.array([1.0, 1.0, -1.0])
+
+
 def _rot_z(a: float) -> np.ndarray:
     c, s = math.cos(a), math.sin(a)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
@@ -195,12 +199,16 @@ class CameraModel:
 
     @staticmethod
     def _world(points: np.ndarray) -> np.ndarray:
+        # (Called for every projection, many per frame: plain array arithmetic, not np.c_.)
         p = np.asarray(points, dtype=np.float64)
         if p.ndim == 1:
             p = p[None, :]
         if p.shape[1] == 2:
-            p = np.c_[p, np.zeros(len(p))]
-        return np.c_[p[:, 0], p[:, 1], -p[:, 2]]
+            w = np.zeros((len(p), 3))
+            w[:, :2] = p
+            w[:, 2] = -0.0  # Z = -h of h = 0.0, as ever
+            return w
+        return p[:, :3] * _TO_WORLD
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the optical axis of board points (x, y[, h])."""

@@ -113,14 +113,15 @@ def _band(model: CameraModel, axis: np.ndarray, half_mm: np.ndarray,
         return None
     axis, half_mm = axis[: last + 1], half_mm[: last + 1]
     if side is not None:
-        off = np.c_[side[None, :] * half_mm[:, None], np.zeros(len(axis))]
+        off = np.zeros_like(axis)
+        off[:, :2] = side[None, :] * half_mm[:, None]
         left, right = model.project(axis + off), model.project(axis - off)
     else:
         uv = model.project(axis)
         scale = model.scale_px_per_mm(axis)
         tangent = np.gradient(uv, axis=0)
         tangent /= np.maximum(np.linalg.norm(tangent, axis=1, keepdims=True), 1e-9)
-        normal = np.c_[-tangent[:, 1], tangent[:, 0]]
+        normal = np.stack([-tangent[:, 1], tangent[:, 0]], 1)
         left = uv + normal * (half_mm * scale)[:, None]
         right = uv - normal * (half_mm * scale)[:, None]
     poly = np.concatenate([left, right[::-1]])
@@ -139,8 +140,9 @@ def hand_shapes(model: CameraModel, hand: Hand, shadow_of: Light | None = None) 
         p = np.atleast_2d(p).astype(np.float64)
         if shadow_of is None:
             return p
-        offs = np.array([shadow_of.shadow_offset(h) for h in p[:, 2]])
-        return np.c_[p[:, :2] + offs, np.zeros(len(p))]
+        out = np.zeros_like(p)
+        out[:, :2] = p[:, :2] + shadow_of.shadow_offsets(p[:, 2])
+        return out
 
     flat = shadow_of is not None
     s_palm = np.linspace(_KNUCKLES * 0.85 * k, _WRIST * k, 8)
@@ -235,6 +237,14 @@ def _bounds(shapes: HandShapes, w: int, h: int) -> tuple[int, int, int, int] | N
     return int(x0), int(y0), int(x1), int(y1)
 
 
+def _solid(size: tuple[int, int], colour: BGR) -> np.ndarray:
+    """A picture of ``size`` (h, w) in one colour.  (Filled from one row of it: a colour tuple
+    assigned to a whole picture is copied pixel by pixel, many times slower.)"""
+    out = np.empty((*size, 3), np.uint8)
+    out[:] = np.tile(np.array(colour, np.uint8), (size[1], 1))
+    return out
+
+
 def draw_hand(image: np.ndarray, model: CameraModel, hand: Hand, style: Style,
               light: Light) -> np.ndarray:
     """Draw the hand (and a held piece) into ``image``; returns its coverage mask (0-255, the
@@ -259,8 +269,7 @@ def draw_hand(image: np.ndarray, model: CameraModel, hand: Hand, style: Style,
     cover = skin if sleeve is None else cv2.max(skin, sleeve)
     coverage[y0:y1, x0:x1] = cover
     # Colour: skin, the sleeve over it; shaded darker towards the edges (a round arm).
-    layer = np.empty((*size, 3), np.uint8)
-    layer[:] = hand.skin
+    layer = _solid(size, hand.skin)
     # Fingers and thumb outlined a little darker, so that they read as separate fingers.
     edge = tuple(int(v * 0.72) for v in hand.skin)
     for uv, width in shapes.strokes:
@@ -270,14 +279,17 @@ def draw_hand(image: np.ndarray, model: CameraModel, hand: Hand, style: Style,
         if inner > 0:
             cv2.polylines(layer, [pts], False, hand.skin, inner, cv2.LINE_AA, _SHIFT)
     if sleeve is not None:
-        layer[sleeve > 127] = hand.sleeve
+        # (copyTo under a mask: numpy's boolean-mask assignment is many times slower)
+        over = cv2.threshold(sleeve, 127, 255, cv2.THRESH_BINARY)[1]
+        layer = cv2.copyTo(_solid(size, hand.sleeve), over, layer)
     q = 4
     small = cv2.resize(cover, (max(1, size[1] // q), max(1, size[0] // q)), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), max(1.0, shapes.width_px * 0.1 / q))
     round_ = cv2.resize(small, (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
     shade = cv2.addWeighted(round_, 0.5, round_, 0.0, 255 * 0.55)  # 0.55 .. 1.05 of the colour
     layer = cv2.multiply(layer, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
-    alpha = cv2.GaussianBlur(cover, (0, 0), max(0.8, shapes.width_px * 0.01)).astype(np.float32) / 255.0
+    alpha = cv2.GaussianBlur(cover, (0, 0), max(0.8, shapes.width_px * 0.01)).astype(np.float32)
+    alpha /= 255.0
     roi = image[y0:y1, x0:x1]
     image[y0:y1, x0:x1] = cv2.blendLinear(layer, roi, alpha, 1.0 - alpha)
     return coverage

@@ -216,12 +216,14 @@ class _Lru:
 
 class Renderer:
     """Renders pictures, keeping the static parts (board texture, the empty board for a camera,
-    the board with its pieces, light maps, a noise pattern) between calls."""
+    the board with its pieces, that board under the light maps, light maps, a noise pattern)
+    between calls."""
 
     def __init__(self, cache_size: int = 4) -> None:
         self._textures = _Lru(cache_size)
         self._cameras = _Lru(cache_size)
         self._scenes = _Lru(2)
+        self._lit = _Lru(1)
         self._lights = _Lru(cache_size)
         self._noise = _Lru(2)
 
@@ -260,7 +262,7 @@ class Renderer:
     def _scene(self, camera: Camera, style: Style, light: Light,
                cells: Mapping[Cell, Piece]) -> tuple[_CameraLayer, np.ndarray]:
         layer = self._camera_layer(camera, style)
-        key = (camera, style, light, frozenset(cells.items()))
+        key = (camera, style, light, _cells_key(cells))
 
         def make() -> np.ndarray:
             img = layer.board.copy()
@@ -274,6 +276,17 @@ class Renderer:
             draw_pieces(img, layer.model, style, light, cells)
             return img
         return layer, self._scenes.get(key, make)
+
+    def _lit_scene(self, camera: Camera, style: Style, lighting: Lighting,
+                   cells: Mapping[Cell, Piece]) -> tuple[_CameraLayer, np.ndarray]:
+        """The scene under ``lighting``'s light maps with no hand over it (not to be written
+        into): between moves the board stays unchanged for many frames, and the light maps'
+        full-picture passes need not be made again for each."""
+        layer, scene = self._scene(camera, style, lighting.light, cells)
+        h, w = scene.shape[:2]
+        key = (camera, style, lighting, _cells_key(cells))
+        return layer, self._lit.get(key, lambda: _apply_lighting(scene.copy(), lighting,
+                                                                *self._light_maps(lighting, w, h)))
 
     def _light_maps(self, lighting: Lighting, width: int, height: int) -> tuple[np.ndarray | None, Any]:
         def make() -> tuple[np.ndarray | None, Any]:
@@ -327,16 +340,20 @@ class Renderer:
                 raise ValueError(f"cell {(r, c)} is not on the board (rows and columns 0-9)")
             all_cells[(r, c)] = piece
         light = lighting.light
-        layer, scene = self._scene(camera, style, light, all_cells)
-        img = scene.copy()
         rng = np.random.default_rng(seed)
-        h, w = img.shape[:2]
-
         occluded: tuple[int, ...] = ()
         hand_over = False
         hand_mask = None
         hands = () if hand is None else (hand,) if isinstance(hand, Hand) else tuple(hand)
         in_picture: list[bool] = []
+        # Without hands the picture is the scene under the light maps, made once for an
+        # unchanged board (`_lit_scene`); with them, hands go on the scene before the light.
+        if hands:
+            layer, scene = self._scene(camera, style, light, all_cells)
+        else:
+            layer, scene = self._lit_scene(camera, style, lighting, all_cells)
+        img = scene.copy()
+        h, w = img.shape[:2]
         if hands:
             if light.shadow > 0:
                 for one in hands:
@@ -359,8 +376,8 @@ class Renderer:
                 occluded = tuple(sorted(
                     sq for rc in np.nonzero(frac > OCCLUDED_FRACTION)[0]
                     if (sq := square_at(int(rc) // 10, int(rc) % 10)) is not None))
+            img = _apply_lighting(img, lighting, *self._light_maps(lighting, w, h), hand_mask=hand_mask)
 
-        img = _apply_lighting(img, lighting, *self._light_maps(lighting, w, h), hand_mask=hand_mask)
         for shade in shades:
             # (after the light maps: the glare is the lamp mirrored, and the shade blocks it too)
             mask = cv2.remap(shade_plane(shade), *layer.plane, cv2.INTER_LINEAR,
@@ -387,6 +404,11 @@ class Renderer:
                         pieces=dict(sorted(dark.items())), light_squares_pieces=light_sq,  # type: ignore[arg-type]
                         occluded=occluded, hand=hand_over, camera=camera, model=model,
                         hand_mask=hand_mask, hands_in_picture=tuple(in_picture))
+
+
+def _cells_key(cells: Mapping[Cell, Piece]) -> frozenset[tuple[Cell, Piece]]:
+    """What a scene's pieces add to its cache key."""
+    return frozenset(cells.items())
 
 
 def _fold(v: np.ndarray, origin: float, width: float) -> np.ndarray:

@@ -14,9 +14,10 @@ dark seam between them.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 import cv2
 import numpy as np
@@ -305,11 +306,11 @@ class Light:
         """Board (x, y, h) of the lamp: ``distance_mm`` from the board's centre towards it."""
         return np.array([BOARD_MM / 2, BOARD_MM / 2, 0.0]) + self.distance_mm * self.vector()
 
-    def shadow_offset(self, height_mm: float) -> np.ndarray:
-        """Board (dx, dy) of the shadow of a point ``height_mm`` above the board."""
+    def shadow_offsets(self, heights_mm: np.ndarray) -> np.ndarray:
+        """Board (dx, dy) (N x 2) of the shadows of points ``heights_mm`` (N) above the board."""
         v = self.vector()
-        k = height_mm / max(math.tan(math.radians(self.elevation_deg)), 0.2)
-        return -v[:2] / max(np.linalg.norm(v[:2]), 1e-9) * k
+        k = np.asarray(heights_mm, dtype=np.float64) / max(math.tan(math.radians(self.elevation_deg)), 0.2)
+        return (-v[:2] / max(np.linalg.norm(v[:2]), 1e-9))[None, :] * k[:, None]
 
 
 #: The sharpness of the lamp's mirror image in a glossy flat top: the power of the cosine between
@@ -393,6 +394,17 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
                x: float, y: float, piece: Piece, *, base_h: float = 0.0,
                scale: float = 1.0) -> None:
     """One man (or king: two men stacked) standing at board (x, y) mm on height ``base_h``."""
+    for draw, args in _piece_drawing(model, style, light, x, y, piece, base_h, scale):
+        draw(image, *args)
+
+
+@functools.lru_cache(maxsize=512)
+def _piece_drawing(model: CameraModel, style: Style, light: Light, x: float, y: float, piece: Piece,
+                   base_h: float, scale: float) -> tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...]:
+    """The OpenCV calls (function, arguments after the image) that draw one piece (`draw_piece`).
+    Kept between calls: the board's scene is redrawn whenever a piece moves, with every other
+    piece where it was, and working out a piece's outlines takes far longer than drawing them."""
+    ops: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
     r = style.radius_mm * scale
     hm = style.man_height_mm * scale
     n = 2 if piece.king else 1
@@ -418,7 +430,7 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
     ambient, diffuse = 0.55, 0.45
 
     hull = cv2.convexHull(_fix(np.concatenate([base, top])))
-    cv2.fillConvexPoly(image, hull, _shade(colour, style.side_shade * ambient), cv2.LINE_AA, _SHIFT)
+    ops.append((cv2.fillConvexPoly, (hull, _shade(colour, style.side_shade * ambient), cv2.LINE_AA, _SHIFT)))
     # Side band, in three shades.
     if facing.any():
         levels_k = np.digitize(lambert, [0.33, 0.66])
@@ -428,7 +440,7 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
                 continue
             quads = [_fix(np.array([base[i], base[(i + 1) % _N], top[(i + 1) % _N], top[i]])) for i in sel]
             shade = style.side_shade * (ambient + diffuse * (k + 0.5) / 3)
-            cv2.fillPoly(image, quads, _shade(colour, shade), cv2.LINE_AA, _SHIFT)
+            ops.append((cv2.fillPoly, (quads, _shade(colour, shade), cv2.LINE_AA, _SHIFT)))
         if n == 2:
             seam = uv[5]
             dark = _shade(colour, style.side_shade * 0.35)
@@ -436,7 +448,7 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
             width = max(1, int(round(float(model.scale_px_per_mm(np.array([[x, y, top_h]]))[0]) * r * 0.06)))
             for run in runs:
                 pl = _fix(seam[run + [(run[-1] + 1) % _N]])
-                cv2.polylines(image, [pl], False, dark, width, cv2.LINE_AA, _SHIFT)
+                ops.append((cv2.polylines, ([pl], False, dark, width, cv2.LINE_AA, _SHIFT)))
     # Top face, with a bevelled rim and a pressed ring; a glossy top mirrors the lamp, the more
     # the nearer it stands to the lamp's mirror point (`sheen_weight`).
     top_shade = ambient + diffuse * max(lv[2], 0)
@@ -450,20 +462,20 @@ def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light
             return c
         return tuple(int(min(255, v + (w - v) * sheen)) for v, w in zip(c, light.colour))  # type: ignore[return-value]
 
-    cv2.fillConvexPoly(image, _fix(top), lit(top_shade * 0.92), cv2.LINE_AA, _SHIFT)
-    cv2.fillConvexPoly(image, _fix(uv[2]), lit(top_shade), cv2.LINE_AA, _SHIFT)
+    ops.append((cv2.fillConvexPoly, (_fix(top), lit(top_shade * 0.92), cv2.LINE_AA, _SHIFT)))
+    ops.append((cv2.fillConvexPoly, (_fix(uv[2]), lit(top_shade), cv2.LINE_AA, _SHIFT)))
     if style.piece_relief > 0:
         k = 1 - 0.25 * style.piece_relief
-        cv2.polylines(image, [_fix(uv[3])], True, lit(top_shade * k), 1, cv2.LINE_AA, _SHIFT)
-        cv2.polylines(image, [_fix(uv[4])], True, lit(min(1.3, top_shade * (2 - k))), 1,
-                      cv2.LINE_AA, _SHIFT)
+        ops.append((cv2.polylines, ([_fix(uv[3])], True, lit(top_shade * k), 1, cv2.LINE_AA, _SHIFT)))
+        ops.append((cv2.polylines, ([_fix(uv[4])], True, lit(min(1.3, top_shade * (2 - k))), 1,
+                                    cv2.LINE_AA, _SHIFT)))
     if style.piece_gloss > 0:
         # A highlight on the rim on the side facing the light.
-        lit = np.nonzero(lambert > 0.75)[0]
-        if len(lit):
+        if (lambert > 0.75).any():
             hi = tuple(int(min(255, v + 255 * 0.5 * style.piece_gloss * (1 - v / 300))) for v in colour)
             for run in _runs(lambert > 0.75):
-                cv2.polylines(image, [_fix(top[run])], False, hi, 1, cv2.LINE_AA, _SHIFT)
+                ops.append((cv2.polylines, ([_fix(top[run])], False, hi, 1, cv2.LINE_AA, _SHIFT)))
+    return tuple(ops)
 
 
 def _runs(mask: np.ndarray) -> list[list[int]]:
@@ -504,7 +516,7 @@ def draw_piece_shadows(mask: np.ndarray, model: CameraModel, style: Style, light
     keys = list(cells)
     xs = np.array([cell_centre_mm(*rc)[0] for rc in keys])
     ys = np.array([cell_centre_mm(*rc)[1] for rc in keys])
-    offs = np.array([light.shadow_offset(style.man_height_mm * (2 if cells[rc].king else 1)) for rc in keys])
+    offs = light.shadow_offsets(np.array([style.man_height_mm * (2 if cells[rc].king else 1) for rc in keys]))
     base = _rings(xs, ys, np.array([r * 1.03]), np.array([0.0]))[:, 0]
     cast = _rings(xs + offs[:, 0], ys + offs[:, 1], np.array([r]), np.array([0.0]))[:, 0]
     uv = model.project(np.concatenate([base, cast], 1).reshape(-1, 3)).reshape(len(keys), 2 * _N, 2)
