@@ -93,10 +93,9 @@ QUICK_PLIES = 2
 #: reading with more is no evidence for a long line, nor for the trail of readings; a quick
 #: reply, judged as one move is, is still taken from it.  A square read, if only three times
 #: likelier than not (`STOOD_KIND`), as the recorded board has it is not counted
-#: (`Arbiter._unread`): a camera
-#: nearly above the board read five white men on White's back rows at 0.76-0.87, every reading
-#: alike, and a game whose first still board came five plies on was named Art. 27 and never
-#: recorded (the system bench's selfplay-14 at seed 606017).
+#: (`Arbiter._unread`): a camera nearly above the board read five white men on White's back
+#: rows at 0.76-0.87, every reading alike, and a game whose first still board came five plies
+#: on was named Art. 27 and never recorded (the system bench's selfplay-14 at seed 606017).
 RECOVERY_UNSURE = 3
 STOOD_KIND = 0.75
 #: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
@@ -1291,7 +1290,7 @@ def _single_act(position: Position, obs: Observation) -> bool:
         if finding.seen is not None:
             return True
         changed = [c for c in finding.changes
-                   if (c.before.color if c.before else None) != (c.after.color if c.after else None)]
+                   if _side(c.before) != _side(c.after)]
         return len(changed) <= 2 and len({(c.before or c.after).color for c in changed}) == 1
     return True
 

@@ -276,11 +276,10 @@ class StillMemory:
         if not stale.any():
             return still
         ring = _ring_mask()
-        if early:
-            pass  # the bare ring is the same picture as the reference: stale with it
-        elif self.bare is None or self.bare.shape != view.shape:
+        # (early, the bare ring is the same picture as the reference: stale with it)
+        if not early and (self.bare is None or self.bare.shape != view.shape):
             stale &= ~ring
-        elif (stale & ring).any():
+        elif not early and (stale & ring).any():
             bare = self.bare * exposure_gain(view, self.bare)
             stale &= ~ring | (tolerant_change(view, bare) <= delta) | shade(view, bare, delta)
         if not stale.any():
