@@ -146,7 +146,8 @@ class Rendered:
     piece for pieces standing on light squares (a wrongly set board); ``occluded``: squares
     (1-50) a hand covers by more than `OCCLUDED_FRACTION`; ``hand``: a hand or arm is over the
     board (border included); ``hand_mask``: its coverage (0-255) or None (of all hands);
-    ``hands_in_picture``: for each hand drawn, whether any of it is in the picture;
+    ``hands_in_picture``: for each hand drawn, whether any of it is in the picture; ``jpeg``:
+    the picture as compressed, when it was (``image`` is its decoding);
     ``homography``: board (x, y) mm to UNdistorted pixels (exact only without lens distortion;
     use `project`).
     """
@@ -163,6 +164,7 @@ class Rendered:
     model: CameraModel
     hand_mask: np.ndarray | None = None
     hands_in_picture: tuple[bool, ...] = ()
+    jpeg: bytes | None = None
 
     @property
     def homography(self) -> np.ndarray:
@@ -390,9 +392,11 @@ class Renderer:
             # Half-resolution noise scaled up: grain about two pixels wide, as after demosaicing.
             noise = cv2.resize(crop, (w, h), interpolation=cv2.INTER_LINEAR)
             img = cv2.addWeighted(img, 1.0, noise, lighting.noise / 32.0 * 1.3, 0.0, dtype=cv2.CV_8U)
+        jpeg = None
         if lighting.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(lighting.jpeg_quality)])
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            jpeg = buf.tobytes()
 
         model = layer.model
         board_corners = model.project(BOARD_CORNERS_MM)
@@ -403,7 +407,7 @@ class Renderer:
         return Rendered(image=img, corners=corners, board_corners=board_corners, corner_46=corner_46,
                         pieces=dict(sorted(dark.items())), light_squares_pieces=light_sq,  # type: ignore[arg-type]
                         occluded=occluded, hand=hand_over, camera=camera, model=model,
-                        hand_mask=hand_mask, hands_in_picture=tuple(in_picture))
+                        hand_mask=hand_mask, hands_in_picture=tuple(in_picture), jpeg=jpeg)
 
 
 def _cells_key(cells: Mapping[Cell, Piece]) -> frozenset[tuple[Cell, Piece]]:

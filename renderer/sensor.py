@@ -133,7 +133,8 @@ class SensorFrame:
     """One picture as the camera delivered it: ``image``; ``affine`` (2 x 3), where the scene's
     pixels went (apply it to any point of the clean picture to find it in ``image``);
     ``shift_px`` and ``roll_deg`` (the shake), ``gains`` (B, G, R exposure times white balance),
-    ``blur_px`` (focus sigma)."""
+    ``blur_px`` (focus sigma); ``jpeg``: the picture as compressed, when it was (``image`` is its
+    decoding)."""
 
     image: np.ndarray
     affine: np.ndarray
@@ -141,6 +142,7 @@ class SensorFrame:
     roll_deg: float
     gains: tuple[float, float, float]
     blur_px: float
+    jpeg: bytes | None = None
 
 
 def apply_affine(affine: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -266,10 +268,12 @@ class Sensor:
             noise = cv2.multiply(bank[oy:oy + h, ox:ox + w], sigma,
                                  scale=1.0 / (_BANK_UNIT * _SIGMA_UNIT))
             img = cv2.add(img, noise, dtype=cv2.CV_8U)
+        jpeg = None
         if self.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(self.jpeg_quality)])
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            jpeg = buf.tobytes()
         if img is image:
             img = image.copy()
         return SensorFrame(image=img, affine=m, shift_px=(float(self._shift[0]), float(self._shift[1])),
-                           roll_deg=float(self._roll), gains=gains, blur_px=blur)
+                           roll_deg=float(self._roll), gains=gains, blur_px=blur, jpeg=jpeg)

@@ -42,6 +42,7 @@ from renderer.camera_model import SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
 from renderer.scene import Light, Shade
+from renderer import recording
 from renderer.sensor import CameraBehaviour, apply_affine
 
 
@@ -466,6 +467,24 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         positions = [start]
         for m in moves:
             positions.append(positions[-1].play(m))
+    args = dict(fps=fps, camera=camera, style=style, lighting=lighting, seed=seed, pause_s=pause_s,
+                hands=hands, jitter=jitter, touches=touches, put_backs=put_backs,
+                behaviour=behaviour, end_s=end_s, pace=pace,
+                still_before=None if still_before is None else dict(sorted(still_before.items())),
+                spectators=spectators)
+
+    def draw() -> Iterator[GameFrame]:
+        return _drawn_frames(positions, moves, renderer=renderer, **args)  # type: ignore[arg-type]
+
+    return recording.replayed(draw, positions, moves, args)
+
+
+def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, camera: Camera,
+                  style: Style, lighting: Lighting, seed: int, pause_s: float | None, hands: bool,
+                  jitter: float, touches: float, put_backs: float, renderer: Renderer | None,
+                  behaviour: CameraBehaviour | None, end_s: float | None, pace: Pace | None,
+                  still_before: Mapping[int, float] | None, spectators: float) -> Iterator[GameFrame]:
+    """`game_frames`, drawn (``positions``: the start and the position after each move)."""
     rng = np.random.default_rng(seed)
     renderer = renderer or Renderer()
     model = CameraModel.of(camera)
@@ -526,7 +545,7 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
         if sensor is not None:
             seen = sensor.frame(r.image, index)
             affine = seen.affine
-            r = replace(r, image=seen.image, corners=apply_affine(affine, r.corners),
+            r = replace(r, image=seen.image, jpeg=seen.jpeg, corners=apply_affine(affine, r.corners),
                         board_corners=apply_affine(affine, r.board_corners))
         shown = [x for x, inside in zip(samples, r.hands_in_picture) if inside]
         resting = bool(shown) and all(x.role == "rest" and x.still for x in shown)

@@ -32,6 +32,15 @@ def perft_table() -> dict:
 
 
 @pytest.fixture
+def drawn_every_time(monkeypatch):
+    """For tests of what the renderer draws: frame sequences are drawn, never replayed from a
+    recording (`renderer.recording`; `make test` turns recordings on for the rest)."""
+    from renderer import recording
+
+    monkeypatch.delenv(recording.ENV, raising=False)
+
+
+@pytest.fixture
 def factory():
     """gpiozero's mock pin factory as every device's, for one test (then the previous one)."""
     from gpiozero import Device

@@ -17,6 +17,9 @@ from renderer.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style,
 from renderer.sensor import CameraBehaviour
 from renderer.sequence import Pace
 
+#: What the renderer draws is checked here: never a recording of it.
+pytestmark = pytest.mark.usefixtures("drawn_every_time")
+
 MAN_W, MAN_B = Piece(WHITE), Piece(BLACK)
 KING_W = Piece(WHITE, True)
 CLEAN = Lighting(shadow=0.0)

@@ -16,6 +16,9 @@ from renderer.render import Camera, Lighting, Style, game_frames, render
 from renderer.sensor import CameraBehaviour
 from renderer.sequence import Pace
 
+#: What the renderer draws is checked here: never a recording of it.
+pytestmark = pytest.mark.usefixtures("drawn_every_time")
+
 CAMERA = Camera(tilt_deg=25.0, distance_mm=800.0)
 START = Position.start()
 

@@ -353,6 +353,7 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, f
     cells = squares.reshape(ny, sq, nx, sq, 3).mean(axis=(1, 3))
     along_x = np.linalg.norm(np.diff(cells, axis=1), axis=2)  # (ny, nx - 1)
     along_y = np.linalg.norm(np.diff(cells, axis=0), axis=2)  # (ny - 1, nx)
+    beyond = _checkered_beyond(along_x, along_y)
     best: list[tuple[float, int, int]] = []
     for oy in range(lo_y, hi_y - 9):
         for ox in range(lo_x, hi_x - 9):
@@ -366,8 +367,7 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, f
             inner = clipped[jy + 1:jy + 10, ix + 1:ix + 10].sum()
             ring = np.concatenate([pos[jy, ix:ix + 11], pos[jy + 10, ix:ix + 11],
                                    pos[jy + 1:jy + 10, ix], pos[jy + 1:jy + 10, ix + 10]])
-            best.append((float(inner - 2.0 * ring.sum()
-                               - _BEYOND * _checkered_beyond(along_x, along_y, ix, jy)), ox, oy))
+            best.append((float(inner - 2.0 * ring.sum() - _BEYOND * float(beyond[jy, ix])), ox, oy))
     if not best:
         return None
     best.sort(reverse=True)
@@ -429,29 +429,38 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
 _BEYOND = 3.0
 
 
-def _checkered_beyond(along_x: np.ndarray, along_y: np.ndarray, ix: int, jy: int) -> float:
-    """How much the four rows of lattice cells just beyond the 10x10 window of cells whose
-    top-left one is (``jy``, ``ix``) alternate from cell to cell, each as a share (0-1) of how
-    much the window's own rows do; summed over the sides that lie in the view.  The border
-    round the playing area is one colour: a window one row off the playing area has a row of
-    squares beyond one side.  In the start position under a low lamp the pieces' shadows hide
-    most grid corners near the edges, and the corners alone placed the window a row off (the
-    system bench's lidraughts-8 at seed 404022: the start position never recognised)."""
+def _checkered_beyond(along_x: np.ndarray, along_y: np.ndarray) -> np.ndarray:
+    """Per 10x10 window of lattice cells (indexed by its top-left cell, row ``jy`` and column
+    ``ix``): how much the four rows of cells just beyond it alternate from cell to cell, each
+    as a share (0-1) of how much the window's own rows do; summed over the sides that lie in
+    the view.  The border round the playing area is one colour: a window one row off the
+    playing area has a row of squares beyond one side.  In the start position under a low lamp
+    the pieces' shadows hide most grid corners near the edges, and the corners alone placed
+    the window a row off (the system bench's lidraughts-8 at seed 404022: the start position
+    never recognised).  ``along_x`` (ny, nx - 1) and ``along_y`` (ny - 1, nx): the colour steps
+    between neighbouring cells.  All windows at once: one by one, the medians took a second
+    of every search for the board."""
     ny, nx = along_y.shape[0] + 1, along_x.shape[1] + 1
-    own = float(np.median(np.concatenate([along_x[jy:jy + 10, ix:ix + 9].ravel(),
-                                          along_y[jy:jy + 9, ix:ix + 10].ravel()])))
-    if own <= 1e-6:
-        return 0.0
-    sides = []
-    if jy >= 1:
-        sides.append(along_x[jy - 1, ix:ix + 9])
-    if jy + 10 < ny:
-        sides.append(along_x[jy + 10, ix:ix + 9])
-    if ix >= 1:
-        sides.append(along_y[jy:jy + 9, ix - 1])
-    if ix + 10 < nx:
-        sides.append(along_y[jy:jy + 9, ix + 10])
-    return float(sum(min(1.0, float(np.median(side)) / own) for side in sides))
+    wy, wx = ny - 9, nx - 9  # windows whose cells all lie in the view (and one row beyond)
+    out = np.zeros((max(wy, 0), max(wx, 0)))
+    if wy <= 0 or wx <= 0:
+        return out
+    view = np.lib.stride_tricks.sliding_window_view
+    own = np.median(np.concatenate([view(along_x, (10, 9))[:wy, :wx].reshape(wy, wx, -1),
+                                    view(along_y, (9, 10))[:wy, :wx].reshape(wy, wx, -1)],
+                                   axis=2), axis=2).astype(np.float64)
+    # (ny, nx - 9): a row of 9 steps from column ix; (ny - 9, nx): a column of 9 from row jy
+    rows = np.median(view(along_x, 9, axis=1), axis=2).astype(np.float64)
+    cols = np.median(view(along_y, 9, axis=0), axis=2).astype(np.float64)
+    safe = np.where(own > 1e-6, own, 1.0)
+    jy, ix = np.arange(wy)[:, None], np.arange(wx)[None, :]
+    total = np.zeros((wy, wx))
+    for present, side in ((jy >= 1, rows[np.maximum(jy - 1, 0), ix]),
+                          (jy + 10 < ny, rows[np.minimum(jy + 10, ny - 1), ix]),
+                          (ix >= 1, cols[jy, np.maximum(ix - 1, 0)]),
+                          (ix + 10 < nx, cols[jy, np.minimum(ix + 10, nx - 1)])):
+        total += np.where(present, np.minimum(1.0, side / safe), 0.0)
+    return np.where(own > 1e-6, total, 0.0)
 
 
 def _working_images(image: np.ndarray, work_px: int
