@@ -77,7 +77,8 @@ def test_the_configured_button_is_wired_to_the_service(tmp_path):
     from device.config import load_config
 
     config_file = tmp_path / "config.toml"
-    config_file.write_text(f"[pins]\nbutton = {PIN}\nlong_press_seconds = 0.3\n[speech]\nenabled = false\n")
+    config_file.write_text(f"[pins]\nbutton = {PIN}\nlong_press_seconds = 0.3\n[speech]\nenabled = false\n"
+                           "[web]\nenabled = false\n")
     companion = build(load_config(str(config_file)),
                       Options(source="render", database=str(tmp_path / "g.sqlite3"), mock_pins=True))
     try:

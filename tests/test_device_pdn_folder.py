@@ -64,7 +64,8 @@ def test_the_configured_folder_is_used_beside_the_store(tmp_path):
 
     for value, expected in (('"finished"', tmp_path / "finished"), ('""', None)):
         config_file = tmp_path / "config.toml"
-        config_file.write_text(f"[paths]\npdn_folder = {value}\n[speech]\nenabled = false\n")
+        config_file.write_text(f"[paths]\npdn_folder = {value}\n[speech]\nenabled = false\n"
+                               "[web]\nenabled = false\n")
         companion = build(load_config(str(config_file)),
                           Options(source="render", database=str(tmp_path / "g.sqlite3"), mock_pins=True))
         try:

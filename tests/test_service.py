@@ -209,7 +209,8 @@ def test_sigkill_in_the_middle_loses_no_move_and_resumes(tmp_path):
         cv2.imwrite(str(frames / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         truth.append(source.truth)  # the tail repeats the last frame's truth
     config = tmp_path / "config.toml"
-    config.write_text("[camera]\nfps = 6\n[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n")
+    config.write_text("[camera]\nfps = 6\n[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n"
+                      "[web]\nenabled = false\n")  # (no page on port 8080 beside other tests)
     database = tmp_path / "state" / "games.sqlite3"
     args = ["run", "--config", str(config), "--database", str(database), "--mock-pins"]
     first = run_cli(*args, "--source", f"folder:{frames}")

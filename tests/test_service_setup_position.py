@@ -248,7 +248,7 @@ def test_run_with_the_configured_start_records_the_set_up_game(tmp_path, setup_f
         cv2.imwrite(str(frames / f"{f.index:05d}.png"), f.image)
     config = tmp_path / "config.toml"
     config.write_text(f'[game]\nstart = "{SETUP.fen()}"\n[camera]\nfps = 4\n'
-                      "[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n")
+                      "[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n[web]\nenabled = false\n")
     database = tmp_path / "games.sqlite3"
     run = subprocess.run([sys.executable, "-m", "device.cli", "run", "--config", str(config),
                           "--database", str(database), "--mock-pins", "--source",
