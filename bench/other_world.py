@@ -49,7 +49,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench.system_accuracy import _cut, _games, announced, pick_games, scored, totals
+from bench.system_accuracy import _cut, _games, announced, in_place, pick_games, scored, totals
 
 FPS_CHOICES = (6.0, 10.0, 15.0)
 _TAIL_S = 3.0
@@ -133,7 +133,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, save: str | None =
     scene = source.describe()
     out = {
         "game": name, "seed": seed, "plies": len(want), "recorded": len(got), "plies_right": right,
-        "exact": got == want, "calibrated": calibrated, "frames": frames, "hand_frames": hand_frames,
+        "plies_in_place": in_place(got, want), "exact": got == want, "calibrated": calibrated, "frames": frames, "hand_frames": hand_frames,
         "seconds": round(time.time() - t0, 1), "render_ms": round(1000 * source.render_s / max(frames, 1), 1),
         "fps": fps, "dim": source.scene.dim, **counts, "scene": scene,
         "unseen_stills": sum(1 for p in range(1, len(want)) if p not in settled_plies),
