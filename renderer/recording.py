@@ -121,8 +121,9 @@ def _replay_or_record(draw: Callable[[], Iterator[GameFrame]], where: Path,
 def _record(frames: Iterator[GameFrame], path: Path, given: int) -> Iterator[GameFrame]:
     """``frames``, the first ``given`` skipped (replayed already from ``path``), the rest given
     while written, after those, to a new recording that replaces ``path`` if it is longer."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _prune(path.parent)
+    if not path.parent.is_dir():  # this renderer's first recording: the older ones go
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _prune(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
     out = os.fdopen(fd, "wb")
     written = _copy(path, out, given)

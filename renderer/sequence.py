@@ -38,11 +38,11 @@ from rules.move import Move
 from rules.piece import Color, Piece
 from rules.position import Position
 from rules.squares import column, row
+from renderer import recording
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
 from renderer.scene import Light, Shade
-from renderer import recording
 from renderer.sensor import CameraBehaviour, apply_affine
 
 
