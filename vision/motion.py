@@ -166,11 +166,16 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
         return view
     reference = still * exposure_gain(view, still)
     delta = change_delta(view, None, still, config, noise)
-    diff = tolerant_change(view, reference) > delta
+    change = tolerant_change(view, reference)
+    diff = change > delta
     if not diff.any():
         return settled_view(view, still)
     shaded = shade(view, reference, delta)
     _, _, table = _hands(diff, config, shaded)
+    if delta > pixel_delta(config, still):  # (a faint arm joins as in `measure`)
+        faint = _faint(change, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
+        if faint.any():
+            table |= _hands(diff | faint, config, shaded | faint)[2] & ~faint
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
     keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded)).astype(np.uint8), cv2.MORPH_CLOSE,
                                        np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
@@ -400,11 +405,12 @@ def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
 
 
 @cache
-def _ring_mask() -> np.ndarray:
-    """The ring around the playing area (built once: read only)."""
+def _ring_mask(inside: int = 0) -> np.ndarray:
+    """The ring around the playing area, and ``inside`` pixels of the playing area's rim (built
+    once: read only)."""
     size = (10 + 2 * _RING) * MOTION_PX
     mask = np.ones((size, size), dtype=bool)
-    a, b = _RING * MOTION_PX + 1, (10 + _RING) * MOTION_PX - 1
+    a, b = _RING * MOTION_PX + 1 + inside, (10 + _RING) * MOTION_PX - 1 - inside
     mask[a:b, a:b] = False
     mask.flags.writeable = False
     return mask
@@ -551,10 +557,25 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     table = diff = None
     if still is not None:
         reference = still * exposure_gain(view, still)
-        diff = tolerant_change(view, reference) > delta
+        change = tolerant_change(view, reference)
+        diff = change > delta
         # a shadow over the board is no change of what stands on it, and no hand
         shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
         hand, beside, table = _hands(diff, config, shaded)
+        if not hand.any() and delta > pixel_delta(config, still):
+            # none, and the camera's noise sets the threshold, not the light: a region of the
+            # ring changed faintly (an arm the colour of the border, in a dim room: within the
+            # noise pixel by pixel, not on average) may join one to the table, covering nothing
+            # itself, as a shade does.  A hand hovering over the board so, its pale arm over a
+            # dark border, was not seen: the board was read under it, a man there "lifted", and
+            # a false touch-move named (the system bench's lidraughts-14 at seed 707039).  (Over
+            # the squares, or where the light sets the threshold, it joined a man lifted beside
+            # a hand at the board's edge to it, and the lift was not seen.)
+            faint = _faint(change, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
+            if faint.any():
+                joined, _, reach = _hands(diff | faint, config, shaded | faint)
+                if joined.any():
+                    hand, table = joined & ~faint, table | reach
         diff &= ~shaded
         hand_seen = bool(hand.any())  # (it may cross the ring where it matches it)
         intrusion = float(np.mean(hand[ring]))
@@ -577,3 +598,22 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
                         beside, table, beside and table is not None and _near_change(table, changed),
                         hand_seen, diff, board_motion, hand & ~shaded if hand_seen else None,
                         moved_px)
+
+
+#: A region differs faintly from the still board where the mean of its change over
+#: `_FAINT_WINDOW` pixels exceeds this share of the change that counts.
+_FAINT_SHARE = 0.4
+_FAINT_WINDOW = 5
+#: View pixels of the playing area's rim where a faint region still joins a hand to the table.
+_FAINT_INSIDE = 2
+
+
+def _faint(change: np.ndarray, delta: float) -> np.ndarray:
+    """The pixels, a pixel or more away from any whose change (`tolerant_change`) exceeds
+    ``delta``, of a region whose change is under ``delta`` pixel by pixel but over
+    `_FAINT_SHARE` of it on average over `_FAINT_WINDOW` pixels (each taken as ``delta`` at
+    most: a strong change's blur is no faint region beside it)."""
+    strong = change > delta
+    mean = cv2.blur(np.minimum(change, delta), (_FAINT_WINDOW, _FAINT_WINDOW))
+    near = cv2.dilate(strong.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return (mean > _FAINT_SHARE * delta) & ~near

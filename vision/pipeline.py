@@ -988,7 +988,9 @@ class BoardWatcher:
             moved = None
             if self._reference is not None and self.calibration is not None \
                     and self._pose is not None:
-                moves = (self._reference, obs, _differing(self._reference, obs))
+                # (a square occluded is read as nothing: what covers it did not move there)
+                moves = (self._reference, obs, [sq for sq in _differing(self._reference, obs)
+                                                if sq not in obs.occluded])
                 moved = self._moved_footprint(moves, view.shape)
             self._still = committed_view(view, self._still, self.config.motion,
                                          self._noise.update(view, None), moved)
