@@ -55,7 +55,7 @@ from rules.observation import Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
-from rules.squares import promotion_row
+from rules.squares import column, line_between, promotion_row, row
 
 #: The article that decides each way a game ends.
 TERMINATION_ARTICLE = {
@@ -400,7 +400,12 @@ class Arbiter:
 
     def _forget(self) -> None:
         """The board is accounted for (a move recorded, the board as it stands): the readings
-        before it are no longer evidence of what follows."""
+        before it, and what was seen lifted and placed in passing, are no longer evidence of
+        what follows.  (An opponent's man moved and put back stayed "placed" and "lifted": no
+        line of the moves played next put a piece on its square, and the line the camera saw
+        placed was not told from the others.)"""
+        self._lifted_seen = []
+        self._placed_seen = []
         self.seen.clear()
         self._kinds.clear()
         self._acts.clear()
@@ -627,10 +632,13 @@ class Arbiter:
 
         what = (ORDER_UNSEEN if all(moves(line) == moves(tied[0][0]) for line, _, _ in tied)
                 else ROUTE_UNSEEN)
-        if what is ROUTE_UNSEEN and self._read_in_a_row(obs) < PATIENT_READINGS:
+        if what is ROUTE_UNSEEN and self._read_in_a_row(obs) < PATIENT_READINGS \
+                and any(trail.support < PATIENT_READINGS for _, trail, _ in tied):
             # Several routes to one position are also what a king's round trip makes of a
             # misread (a piece lost under a glare "taken" by a king that came back): the board
-            # must read so again before one is recorded
+            # must read so again before one is recorded, or boards read on the way must have
+            # fitted the lines.  (At blitz no board is read twice: a man crowned and back as a
+            # king, 9-3 3-9 or 9-4 4-9, was asked about on every board to the game's end.)
             return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
         tied = sorted(tied, key=order)
         line = tied[0][0]
@@ -876,8 +884,6 @@ class Arbiter:
         before = self.position
         text = before.move_text(move)
         self.game.push(move, after)
-        self._lifted_seen = []
-        self._placed_seen = []
         ply = self.game.ply
         if when is not None:
             self.game.times[ply] = when
@@ -1284,7 +1290,7 @@ def _single_act(position: Position, obs: Observation) -> bool:
         return False
     kind = finding.kind
     if kind is IrregularityKind.UNREACHABLE:
-        return not finding.seen.captured
+        return not finding.seen.captured and _within_a_slip(finding.seen)
     if kind is IrregularityKind.OPPONENT_PIECE or (kind is IrregularityKind.UNKNOWN
                                                    and finding.seen is None):
         if finding.seen is not None:
@@ -1293,6 +1299,22 @@ def _single_act(position: Position, obs: Observation) -> bool:
                    if _side(c.before) != _side(c.after)]
         return len(changed) <= 2 and len({(c.before or c.after).color for c in changed}) == 1
     return True
+
+
+#: Rows and columns a piece put where it cannot go may lie from its square as one slip of the
+#: hand: a step too far or to the side, a man backwards.
+_SLIP = 2
+
+
+def _within_a_slip(move: Move) -> bool:
+    """Whether a piece put on ``move``'s square that no legal move reaches lies on one line with
+    the square it left, or within `_SLIP` rows and columns of it: a player's slip.  A man
+    carried three rows off the line (34 to 50) is no slip but several moves the camera missed:
+    taken as one irregular act (Art. 27d), at blitz after a crowning and the king's way back,
+    the line of five legal moves was never searched."""
+    f, t = move.from_square, move.to_square
+    return line_between(f, t) is not None or (abs(row(f) - row(t)) <= _SLIP
+                                               and abs(column(f) - column(t)) <= _SLIP)
 
 
 def _named(finding: Finding | None) -> bool:

@@ -208,17 +208,23 @@ class Line:
         return self.moves[-1][1]
 
     def leaves_no_trace(self) -> bool:
-        """Whether a piece of the line ends on the square it started from without having
-        captured (a king there and back): such moves leave no trace on the board, so a board
-        is no evidence that they were played (and an opponent's piece moved out of turn would
-        otherwise pass for a line with a king's round trip in it)."""
-        origin: dict[int, tuple[int, bool]] = {}  # where a moved piece stands -> (its start, captured)
+        """Whether a piece of the line ends on the square it started from as it was there,
+        without having captured (a king there and back): such moves leave no trace on the
+        board, so a board is no evidence that they were played (and an opponent's piece moved
+        out of turn would otherwise pass for a line with a king's round trip in it).  A man
+        crowned on the way that came back as a king left one (9-3, crowned, and 3-9 at blitz:
+        the line was refused, and the king on 9 was an irregular move, Art. 27d)."""
+        # where a moved piece stands -> (its start, captured)
+        origin: dict[int, tuple[int, bool]] = {}
         for move, _ in self.moves:
             start, captured = origin.pop(move.from_square, (move.from_square, False))
             for sq in move.captured:
                 origin.pop(sq, None)
             origin[move.to_square] = (start, captured or move.is_capture)
-        return any(sq == start and not captured for sq, (start, captured) in origin.items())
+        end = self.end
+        return any(sq == start and not captured
+                   and self.start.piece_at(start) == end.piece_at(sq)
+                   for sq, (start, captured) in origin.items())
 
     def promoted(self) -> dict[int, int]:
         """The squares where a man of the line was crowned and still stands unmoved at the end,
