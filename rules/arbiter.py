@@ -1025,9 +1025,13 @@ class Arbiter:
             # becomes a man.  Looking again for it, the camera being unable to tell, left the
             # irregular move beside it unnamed until it was put right (Art. 27a).
             # So is a crown awaited on the far row, read unsurely: whether it is on yet is no
-            # change to look at (it left the injected Art. 27a beside it unnamed).
+            # change to look at (it left the injected Art. 27a beside it unnamed); and a king
+            # crowned there read unsurely as a man (it left the injected Art. 27d of a man
+            # beside it unnamed: the system bench's selfplay-61 at seed 707002, a camera 15
+            # degrees off vertical that cannot tell kings anywhere).
             if (_kind_unsure(obs, sq, board.get(sq), before)
-                    and (sq not in promotion_row(before.color is Color.WHITE) or sq == self.uncrowned)):
+                    and (before.king or sq not in promotion_row(before.color is Color.WHITE)
+                         or sq == self.uncrowned)):
                 board[sq] = before
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)

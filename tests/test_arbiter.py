@@ -327,6 +327,18 @@ def test_an_irregular_move_beside_a_crown_read_unsurely_is_named_art_27a():
     assert irr.kind is K.OPPONENT_PIECE and irr.square == 45
 
 
+def test_a_mans_backward_step_beside_a_king_on_the_far_row_read_unsurely_is_named_art_27d():
+    # Black's king stands on 50, crowned there; the camera cannot tell kings from men (nearly
+    # above the board) and reads it a man at 0.74.  White's man then steps backwards.  A king
+    # never becomes a man: that is no change to look at, and the backward step is named (it was
+    # looked at once and never named: the system bench's selfplay-61 at seed 707002).
+    arb = arbiter("W:W21,45:BK50,3")
+    alike = SquareReading(BM, 0.74, BK, distribution=(0.0, 0.0, 0.0, 0.74, 0.26))
+    irr = irregularity(arb.observe(seen(arb, {21: None, 26: WM}, lifted=(21,),
+                                        readings={50: alike})))
+    assert irr.kind is K.UNREACHABLE and irr.article == "Art. 27d" and irr.square == 26
+
+
 def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
     arb = arbiter("W:W7,45:B20,3")
     arb.observe(seen(arb, {7: None, 1: WM}))
