@@ -468,8 +468,12 @@ class Arbiter:
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
         sure = self._sure(-1)
         unread = self._unread(obs)
+        # stalled: the board read so again and again, or boards read one after another with
+        # nothing recorded (at blitz a board is rarely read four times: seven plies went by
+        # unseen, with captures and a crowning, and every later board was one further on)
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
-                   and self._read_in_a_row(obs) >= STALL_READINGS)
+                   and (self._read_in_a_row(obs) >= STALL_READINGS
+                        or len(self.seen) >= 2 * STALL_READINGS))
         deadline = time.monotonic() + (STALL_SECONDS if stalled else RECOVERY_SECONDS)
         count, trails = self._trails(deadline, STALL_PLIES if stalled else RECOVERY_PLIES)
         if unread > RECOVERY_UNSURE or self._quick_only:
@@ -752,7 +756,10 @@ class Arbiter:
         trail = Trail.at(self.position._state)
         passed = False  # a line from the recorded position passed the open irregular board
         for group in earlier:
-            followed = self._follow(trail, group, deadline)
+            # (as far as this board may be: at blitz the first board seen after a long gap is
+            # an earlier reading by the time the board has stood long enough to be searched
+            # further, and followed no further than a short gap it fitted nothing)
+            followed = self._follow(trail, group, deadline, most)
             if pending is not None and group.first <= self.pending_at <= group.last:
                 passed = followed.support > trail.support
             trail = followed
@@ -771,7 +778,7 @@ class Arbiter:
         trail = Trail.at(start._state, support=at)
         for group in earlier:
             if group.first > self.pending_at:
-                trail = self._follow(trail, group, deadline)
+                trail = self._follow(trail, group, deadline, most)
         entry = (root, start, 1, trail, self._most(trail, last.obs, most))  # the irregular move is a ply
         if root is Root.STANDS:
             trails.insert(0, entry)
@@ -779,12 +786,14 @@ class Arbiter:
             trails.append(entry)
         return last.count, trails
 
-    def _follow(self, trail: Trail, group: "_Group", deadline: float) -> Trail:
-        """The trail after a still reading (read ``group.count`` times in a row); a reading with
-        too many squares read unsurely is no evidence."""
+    def _follow(self, trail: Trail, group: "_Group", deadline: float,
+                most: int = RECOVERY_PLIES) -> Trail:
+        """The trail after a still reading (read ``group.count`` times in a row), at most
+        ``most`` plies on; a reading with too many squares read unsurely is no evidence."""
         if self._unread(group.obs) > RECOVERY_UNSURE:
             return trail
-        return trail.follow(group.sure, group.count, self._most(trail, group.obs), self.searches, deadline)
+        return trail.follow(group.sure, group.count, self._most(trail, group.obs, most),
+                            self.searches, deadline)
 
     def _unread(self, obs: Observation) -> int:
         """How many squares ``obs`` tells nothing of, for recovery (`RECOVERY_UNSURE`): read

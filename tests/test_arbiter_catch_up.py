@@ -607,3 +607,20 @@ def test_a_crowned_man_back_on_its_square_after_an_irregularity_taken_back_is_ca
         events = arb.observe(settled(board(ply, game)))
     assert not of(events, Irregularity), [str(e) for e in events]
     assert arb.game.move_texts() == game.move_texts()[:min(game.ply, 20) // 2 * 2]
+
+
+def test_seven_plies_missed_at_blitz_are_caught_up_from_boards_each_read_once_art_22():
+    # Blitz (the system bench's lidraughts-9 at seed 707029): seven plies with four captures
+    # and a crowning (24x35 39-34 35x33 43x5 8-13 5x8 7x9) go by before a still board, and every
+    # later board, one ply further on, is read once or twice: no board is read four times in a
+    # row.  Once boards enough have been read with nothing recorded, every one of them is
+    # followed as far as the stalled board is searched, and the game is caught up (nothing more
+    # was recorded to the game's end).
+    game = GAMES[8]
+    assert game.move_texts()[21:28] == ["24x35", "39-34", "35x33", "43x5", "8-13", "5x8", "7x9"]
+    arb = recorded_up_to(game, 21)
+    end = min(game.ply, 36)
+    for ply in range(28, end + 1):
+        events = arb.observe(settled(board(ply, game)))
+        assert not of(events, Irregularity), [str(e) for e in events]
+    assert arb.game.move_texts() == game.move_texts()[:end]
