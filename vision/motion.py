@@ -165,17 +165,17 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     if still is None or still.shape != view.shape:
         return view
     reference = still * exposure_gain(view, still)
-    delta = change_delta(view, None, still, config, noise)
+    light = pixel_delta(config, still)
+    delta = change_delta(view, None, still, config, noise, light)
     change = tolerant_change(view, reference)
     diff = change > delta
     if not diff.any():
         return settled_view(view, still)
     shaded = shade(view, reference, delta)
     _, _, table = _hands(diff, config, shaded)
-    if delta > pixel_delta(config, still):  # (a faint arm joins as in `measure`)
-        faint = _faint(change, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
-        if faint.any():
-            table |= _hands(diff | faint, config, shaded | faint)[2] & ~faint
+    joined = _joined_faintly(change, diff, shaded, delta, light, config)
+    if joined is not None:  # (a faint arm's own pixels aside)
+        table |= joined[1] & ~joined[2]
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
     keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded)).astype(np.uint8), cv2.MORPH_CLOSE,
                                        np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
@@ -514,10 +514,11 @@ def _near_change(table: np.ndarray, changed: np.ndarray) -> bool:
 
 
 def change_delta(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | None,
-                 config: MotionConfig, noise: float | None = None) -> float:
-    """The change of a view pixel that counts (`measure`): the light's contrast or the noise
-    floor, whichever is larger."""
-    delta = pixel_delta(config, still if still is not None else view)
+                 config: MotionConfig, noise: float | None = None,
+                 light: float | None = None) -> float:
+    """The change of a view pixel that counts (`measure`): the light's contrast (``light``,
+    `pixel_delta`, when the caller has it) or the noise floor, whichever is larger."""
+    delta = light if light is not None else pixel_delta(config, still if still is not None else view)
     if noise is None and previous is not None:
         noise = noise_delta(view, previous)
     return max(delta, noise or 0.0)
@@ -534,7 +535,8 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     the ``still`` reference view.  ``noise``: the camera's noise floor as a change that counts
     (`NoiseFloor`); by default this frame's own (`noise_delta` against ``previous``)."""
     ring = _ring_mask()
-    delta = change_delta(view, previous, still, config, noise)
+    light = pixel_delta(config, still if still is not None else view)
+    delta = change_delta(view, previous, still, config, noise, light)
     motion = board_motion = 0.0
     moved_px = None
     if previous is not None:
@@ -562,20 +564,11 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         # a shadow over the board is no change of what stands on it, and no hand
         shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
         hand, beside, table = _hands(diff, config, shaded)
-        if not hand.any() and delta > pixel_delta(config, still):
-            # none, and the camera's noise sets the threshold, not the light: a region of the
-            # ring changed faintly (an arm the colour of the border, in a dim room: within the
-            # noise pixel by pixel, not on average) may join one to the table, covering nothing
-            # itself, as a shade does.  A hand hovering over the board so, its pale arm over a
-            # dark border, was not seen: the board was read under it, a man there "lifted", and
-            # a false touch-move named (the system bench's lidraughts-14 at seed 707039).  (Over
-            # the squares, or where the light sets the threshold, it joined a man lifted beside
-            # a hand at the board's edge to it, and the lift was not seen.)
-            faint = _faint(change, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
-            if faint.any():
-                joined, _, reach = _hands(diff | faint, config, shaded | faint)
-                if joined.any():
-                    hand, table = joined & ~faint, table | reach
+        if not hand.any():
+            # none: a hand whose arm changed the ring only faintly (`_joined_faintly`)
+            joined = _joined_faintly(change, diff, shaded, delta, light, config)
+            if joined is not None and joined[0].any():
+                hand, table = joined[0], table | joined[1]
         diff &= ~shaded
         hand_seen = bool(hand.any())  # (it may cross the ring where it matches it)
         intrusion = float(np.mean(hand[ring]))
@@ -608,12 +601,33 @@ _FAINT_WINDOW = 5
 _FAINT_INSIDE = 2
 
 
-def _faint(change: np.ndarray, delta: float) -> np.ndarray:
-    """The pixels, a pixel or more away from any whose change (`tolerant_change`) exceeds
-    ``delta``, of a region whose change is under ``delta`` pixel by pixel but over
+def _faint(change: np.ndarray, diff: np.ndarray, delta: float) -> np.ndarray:
+    """The pixels, a pixel or more away from any of ``diff`` (whose change, `tolerant_change`,
+    exceeds ``delta``), of a region whose change is under ``delta`` pixel by pixel but over
     `_FAINT_SHARE` of it on average over `_FAINT_WINDOW` pixels (each taken as ``delta`` at
     most: a strong change's blur is no faint region beside it)."""
-    strong = change > delta
     mean = cv2.blur(np.minimum(change, delta), (_FAINT_WINDOW, _FAINT_WINDOW))
-    near = cv2.dilate(strong.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    near = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     return (mean > _FAINT_SHARE * delta) & ~near
+
+
+def _joined_faintly(change: np.ndarray, diff: np.ndarray, shaded: np.ndarray, delta: float,
+                    light: float, config: MotionConfig
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Where the camera's noise sets the threshold (``delta`` above the light's, ``light``), a
+    region of the ring (and `_FAINT_INSIDE` pixels of the playing area's rim) changed faintly
+    (`_faint`: an arm the colour of the border, in a dim room, within the noise pixel by pixel
+    but not on average) may join changed regions to the table, covering nothing itself, as a
+    shade does (`_hands`): (the hands' own pixels, the pixels of every region from the table,
+    the faint pixels); None when there is no such region.  A hand hovering over the board so,
+    its pale arm over a dark border, was not seen: the board was read under it, a man there
+    "lifted", and a false touch-move named (the system bench's lidraughts-14 at seed 707039).
+    (Over the squares, or where the light sets the threshold, it joined a man lifted beside a
+    hand at the board's edge to it, and the lift was not seen.)"""
+    if delta <= light:
+        return None
+    faint = _faint(change, diff, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
+    if not faint.any():
+        return None
+    hands, _, table = _hands(diff | faint, config, shaded | faint)
+    return hands & ~faint, table, faint
