@@ -166,3 +166,38 @@ def test_a_man_moved_beside_its_sides_men_is_expected_to_look_like_them():
     assert {sq: p.color for sq, p in obs.board().items()} == \
         {sq: p.color for sq, p in after.pieces().items()}
     assert obs.reading(25).kind_confidence > 0.99
+
+
+def test_an_empty_square_washed_out_to_a_pale_mans_colour_by_a_glare_is_not_read_surely_a_man(
+        renderer):
+    """Cream men on a dark board, a camera 11 degrees off vertical and a lamp mirrored on the
+    board over the white men (the scene of the system bench's lidraughts-6 at seed 909007).
+    After 34-30 the dark square 34, never seen empty, is washed out by the glare to the colour
+    of the man that stood there: read by colour alone it was a white man at 1.00, and the
+    arbiter named the legal move "several pieces moved" (Art. 27).  The glare draws no
+    outline on the empty square, while the man's outline was seen there all game: 34 is not
+    read surely a piece, and empty is the likelier.  Every other square is read right and
+    surely."""
+    cam = Camera(tilt_deg=11.47, yaw_deg=-94.8, roll_deg=-3.21, distance_mm=933.4, fov_deg=65.8,
+                 k1=-0.156, k2=0.0224, look_dx_mm=30.8, look_dy_mm=4.5)
+    style = Style(light_square=(229, 224, 239), dark_square=(59, 80, 73), border=(45, 40, 48),
+                  table=(36, 159, 210), white_piece=(244, 249, 219), black_piece=(42, 51, 173),
+                  border_print=(31, 28, 33), edge_line=(35, 48, 43), border_mm=22.0,
+                  piece_diameter=0.837, man_height=0.187, side_shade=0.763, piece_relief=0.977,
+                  piece_gloss=0.094, square_grain=0.30, table_grain=0.57, texture_seed=364107263)
+    light = Lighting(gradient=0.415, gradient_deg=75.5, vignette=0.205, exposure=0.62,
+                     white_balance=(0.987, 0.926, 1.03), glare=0.748, glare_xy=(0.4385, 0.5559),
+                     glare_radius=0.0418, shadow=0.515, light_azimuth_deg=15.4,
+                     light_elevation_deg=43.1, noise=2.5, blur=0.58, jpeg_quality=80,
+                     sheen=0.155)
+    watcher = calibrated_watcher(renderer, cam, style, light)
+    after = Position.start().play_text("34-30").pieces()
+    for seed in (31, 32, 33):
+        obs = watcher.read(renderer.render(after, cam, style, light, seed=seed).image)
+        washed = obs.reading(34)
+        assert washed.kind_confidence < 0.9 and washed.probability(None) > 0.5, washed
+        for sq in range(1, 51):
+            if sq != 34:
+                r = obs.reading(sq)
+                assert r.content is None if sq not in after else r.content.color is after[sq].color
+                assert r.kind_confidence > 0.9, (sq, r)

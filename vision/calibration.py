@@ -101,7 +101,8 @@ _SWAP = np.array([EMPTY, BLACK_PIECE, WHITE_PIECE])
 def _sides_swapped(colours: ColourModel) -> ColourModel:
     """``colours`` with White's and Black's piece classes swapped, in the class colours and in
     everything kept per class (the spreads, the floor offsets, every cell's references, their
-    extra variance and the class last known on it; ``rim_empty`` is the empty cells')."""
+    extra variance, outlines and the class last known on it; ``rim_empty`` is the empty
+    cells')."""
 
     def per_class(a: np.ndarray | None) -> np.ndarray | None:
         return None if a is None else a[_SWAP]
@@ -110,8 +111,9 @@ def _sides_swapped(colours: ColourModel) -> ColourModel:
     if cells is not None:
         last = np.where(cells.last >= 0, _SWAP[np.clip(cells.last, 0, 2)], cells.last)
         extra = None if cells.extra_var is None else cells.extra_var[..., _SWAP, :]
+        rim = None if cells.rim is None else cells.rim[..., _SWAP]
         cells = replace(cells, mean=cells.mean[..., _SWAP, :], seen=cells.seen[..., _SWAP],
-                        last=last, extra_var=extra)
+                        last=last, extra_var=extra, rim=rim)
     return replace(colours, white_piece=colours.black_piece, black_piece=colours.white_piece,
                    class_spread=per_class(colours.class_spread), cells=cells,
                    floor_offset=per_class(colours.floor_offset),

@@ -130,7 +130,9 @@ class CellReferences:
     best guess where the camera cannot tell (`prior`); ``extra_var`` (10, 10, 3, 3, None: none)
     the variance a prediction has beyond the class's spread (its witnesses' disagreement,
     `from_neighbours`; a class predicted under a glare, `with_glare`); ``dark`` (10, 10, None:
-    all) the dark cells, the only ones whose looks speak for each other's."""
+    all) the dark cells, the only ones whose looks speak for each other's; ``rim`` (10, 10, 3,
+    None: none) the outline contrast (`vision.squares.rim_contrast`) each class showed on the
+    cell where it was seen (NaN: never measured)."""
 
     mean: np.ndarray
     seen: np.ndarray
@@ -138,6 +140,7 @@ class CellReferences:
     last: np.ndarray
     extra_var: np.ndarray | None = None
     dark: np.ndarray | None = None
+    rim: np.ndarray | None = None
 
     def prior(self) -> np.ndarray:
         """(10, 10, 3) the guess where the look tells nothing: the class last known there more
@@ -147,18 +150,24 @@ class CellReferences:
         out[r, c, self.last[r, c]] = 0.6
         return out
 
-    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.3
-               ) -> "CellReferences":
+    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.3,
+               rims: np.ndarray | None = None) -> "CellReferences":
         """References moved towards ``samples`` (10, 10, 3, already in the calibration light) on
         the cells whose class ``labels`` (10, 10; -1: none) gives: taken as they are on a cell
-        never seen with that class, else by ``rate``."""
+        never seen with that class, else by ``rate``; the outline contrasts ``rims`` (10, 10)
+        alike, when given."""
         mean, seen = self.mean.copy(), self.seen.copy()
+        rim = np.full(self.seen.shape, np.nan) if self.rim is None else self.rim.copy()
         for r, c in np.argwhere(labels >= 0):
             k = int(labels[r, c])
             w = rate if seen[r, c, k] else 1.0
             mean[r, c, k] = (1 - w) * mean[r, c, k] + w * samples[r, c]
             seen[r, c, k] = True
-        return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last))
+            if rims is not None:
+                old = rim[r, c, k]
+                rim[r, c, k] = rims[r, c] if np.isnan(old) else (1 - rate) * old + rate * rims[r, c]
+        return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last),
+                       rim=rim if rims is not None or self.rim is not None else None)
 
     def from_neighbours(self, colours: np.ndarray) -> "CellReferences":
         """The references of the classes never seen on a cell predicted from that class's looks
@@ -284,11 +293,13 @@ class ColourModel:
         """(3, 3): the colours of an empty dark square, white's and black's pieces."""
         return np.array([self.dark_square, self.white_piece, self.black_piece], dtype=np.float64)
 
-    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.1) -> "ColourModel":
+    def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.1,
+               rims: np.ndarray | None = None) -> "ColourModel":
         """A calibrated model refined from sure cells: ``samples`` (10, 10, 3) top colours
-        already in the calibration light, ``labels`` (10, 10) their classes (-1: not sure).  Each
-        cell's references learn its own sample (`CellReferences.learnt`); each class colour
-        moves by ``rate`` towards its samples' median under the board's typical light."""
+        already in the calibration light, ``labels`` (10, 10) their classes (-1: not sure), and
+        their outline contrasts ``rims`` (10, 10) when measured.  Each cell's references learn
+        its own sample (`CellReferences.learnt`); each class colour moves by ``rate`` towards
+        its samples' median under the board's typical light."""
         assert self.cells is not None
         colours = self.class_colours()
         typical = relight(samples, 1.0 / self.cells.light)
@@ -298,7 +309,7 @@ class ColourModel:
                 colours[k] = (1 - rate) * colours[k] + rate * np.median(typical[sel], axis=0)
         t = [tuple(float(v) for v in c) for c in colours]
         return replace(self, dark_square=t[0], white_piece=t[1], black_piece=t[2],
-                       cells=self.cells.learnt(samples, labels).from_neighbours(colours)
+                       cells=self.cells.learnt(samples, labels, rims=rims).from_neighbours(colours)
                        .with_glare(colours))
 
 

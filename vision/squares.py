@@ -331,8 +331,16 @@ _RIM_GRID = 0.06
 #: showed at calibration (`ColourModel.rim_empty`) by this factor, and at least `_RIM_MIN`.
 _RIM_MARGIN = 1.3
 _RIM_MIN = 2.5
-#: How much an empty reading is then mixed with "a piece of either colour".
+#: How much an empty reading is then mixed with "a piece of either colour" (and a piece reading
+#: with "empty" where its outline went, `_rim_doubt`).
 _RIM_DOUBT = 0.55
+#: A piece reading is doubted for a missing outline only where its class showed at least this
+#: many times the limit on the cell.
+_RIM_SEEN = 1.6
+#: A king's top against the top sample's height (0.8 of a man), from the cell's centre, and the
+#: farthest (squares) it may land from a man's for the man's outline circle to find it.
+_KING_RAISED = 2.5
+_KING_NEAR = 0.08
 
 
 def rim_contrast(view: BoardView) -> np.ndarray:
@@ -375,29 +383,44 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     return reached.max(axis=-1) / typical
 
 
-def learn_rim(view: BoardView, empty: np.ndarray) -> float | None:
-    """The most outline contrast (`rim_contrast`) the ``empty`` (10, 10) dark cells of a
-    calibration view show (None: too few of them to tell)."""
-    if np.count_nonzero(empty) < 4:
-        return None
-    return float(rim_contrast(view)[empty].max())
-
-
 def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray:
-    """``p`` (10, 10, 3) with a sure empty reading made unsure where the cell shows a piece's
-    outline clearly beyond any empty cell's at calibration: a pale piece under a glare, of the
-    square's own colour, loses its colour but not its outline."""
+    """``p`` (10, 10, 3) made unsure where the colours and the outline disagree:
+
+    - a sure empty reading where the cell shows a piece's outline clearly beyond any empty
+      cell's at calibration: a pale piece under a glare, of the square's own colour, loses its
+      colour but not its outline;
+    - a piece read where the cell shows no more outline than an empty cell did, though that
+      class's outline was seen clearly on this very cell (`CellReferences.rim`, at least
+      `_RIM_SEEN` times the limit): a glare washes an empty dark square out to a pale man's
+      colour, but draws no outline on it (the system bench's lidraughts-6 at seed 909007: the
+      man left 34 under a lamp's glare, 34 read as a white man at 1.00, and the legal move was
+      named "several pieces moved").  A piece's own outline counts, not the class's: a dark
+      man on a dark square shows little of one anywhere."""
     if model.rim_empty is None:
         return p
     limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
-    doubt = (rim_contrast(view) > limit) & (np.argmax(p, axis=-1) == EMPTY)
-    if not doubt.any():
+    best = np.argmax(p, axis=-1)
+    rim = rim_contrast(view)
+    doubt = (rim > limit) & (best == EMPTY)
+    cells = model.cells
+    if cells is not None and cells.rim is not None:
+        seen_rim = np.take_along_axis(cells.rim, best[..., None], axis=-1)[..., 0]
+        gone = (best != EMPTY) & (rim <= limit) & (np.nan_to_num(seen_rim) >= _RIM_SEEN * limit)
+        # where a king's top stands off a man's, its outline is not on the man's circle
+        centre = _CELL[:, ::-1].reshape(10, 10, 2) + 0.5
+        king_off = (_KING_RAISED - 1.0) * np.linalg.norm(view.top_xy - centre, axis=-1)
+        gone &= king_off <= _KING_NEAR
+    else:
+        gone = np.zeros((10, 10), dtype=bool)
+    if not doubt.any() and not gone.any():
         return p
     # the piece's colour, as far as the look tells it
     colour = p[..., 1:] / np.maximum(p[..., 1:].sum(axis=-1, keepdims=True), 1e-12)
     piece = np.concatenate([np.zeros((10, 10, 1)), 0.5 * colour + 0.25], axis=-1)
-    mixed = (1.0 - _RIM_DOUBT) * p + _RIM_DOUBT * piece
-    return np.where(doubt[..., None], mixed, p)
+    out = np.where(doubt[..., None], (1.0 - _RIM_DOUBT) * p + _RIM_DOUBT * piece, p)
+    empty = np.zeros(3)
+    empty[EMPTY] = 1.0
+    return np.where(gone[..., None], (1.0 - _RIM_DOUBT) * p + _RIM_DOUBT * empty, out)
 
 
 def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
@@ -505,7 +528,10 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     labels = np.where(washed & ~light, -1, layout)
     for r, c in odd:
         labels[r, c] = -1
-    rim = learn_rim(view, (labels == EMPTY) & ~light)
-    cells = refs.learnt(view.top, labels, rate=1.0).from_neighbours(colours).with_glare(colours)
+    rims = rim_contrast(view)
+    empty = (labels == EMPTY) & ~light
+    rim = float(rims[empty].max()) if np.count_nonzero(empty) >= 4 else None
+    cells = refs.learnt(view.top, labels, rate=1.0, rims=rims).from_neighbours(colours) \
+        .with_glare(colours)
     return replace(model, cells=cells,
                    rim_empty=rim), odd
