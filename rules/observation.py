@@ -188,10 +188,10 @@ class Settled:
     ``provisional``: the playing area stood still, untouched, while something moved beside it
     (an arm on its way, a hand holding a captured piece): the board is taken only if a legal
     line of play explains it (`rules.arbiter.Arbiter.observe`), and is otherwise no evidence.
-    ``beside``: taken while something at rest reached in from the table beside the board (a hand
-    on its edge; once, an arm lying over the far row in a dim room that the camera did not tell
-    from the squares): a board that nothing legal or irregular explains is read again before it
-    is named."""
+    ``beside``: taken while something reached in from the table beside the board (a hand on its
+    edge, at rest or not; once, an arm lying over the far row in a dim room that the camera did
+    not tell from the squares): a board that nothing legal or irregular explains is read again
+    before it is named."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()

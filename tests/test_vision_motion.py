@@ -438,3 +438,32 @@ def test_a_hand_whose_arm_is_within_the_noise_over_the_border_is_a_hand_in_a_dim
     assert measure(arm, previous, still, config, noise).hand
     assert not measure(fingers, previous, still, config, noise).hand
     assert not measure(view, previous, still, config, noise).hand
+
+
+def test_a_hand_whose_wrist_matches_the_boards_edge_is_still_the_hand_of_its_arm():
+    """A dark hand over the men next to the board's edge, its arm coming in over the table and
+    the border, its wrist the colour of the edge it lies on: the change stops four pixels short
+    of the squares, and starts again with the fingers over four squares.  The fingers are the
+    arm's hand: the board is not read under them.  Unseen, the men under them read as empty
+    squares lifted, and false touch-moves were named (the system bench's selfplay-14 at seed
+    1212011).  A change a square and a half wide there (a man moved beside an arm at rest) is
+    no hand, and neither is the hand without the arm."""
+    from vision.motion import _RING, MOTION_PX, MotionConfig, measure
+    rng = np.random.default_rng(5)
+    still = _dim_board_view(rng, 0.0)
+    previous, view = _dim_board_view(rng, 1.0), _dim_board_view(rng, 1.0)
+    w = _RING * MOTION_PX
+    y0, y1 = w + 4 * MOTION_PX, w + 6 * MOTION_PX
+    skin = np.array([40.0, 15.0, -12.0], np.float32)  # no shade: another colour
+    arm = view.copy()
+    arm[y0:y1, :w - 4] += skin  # over the table and the border, up to four pixels short
+    hand = arm.copy()
+    hand[y0 - 4:y1 + 4, w:w + 4 * MOTION_PX] += skin  # the fingers over four squares
+    piece = arm.copy()
+    piece[y0:y0 + 12, w:w + 12] += skin  # a square and a half
+    alone = view.copy()
+    alone[y0 - 4:y1 + 4, w:w + 4 * MOTION_PX] += skin
+    config = MotionConfig()
+    assert measure(hand, previous, still, config).hand
+    assert not measure(piece, previous, still, config).hand
+    assert not measure(alone, previous, still, config).hand

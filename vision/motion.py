@@ -481,6 +481,7 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     outside[0] = False
     if not outside.any():
         return none, False, none
+    outside |= _beyond_a_gap(labels, stats, outside)
     table = outside[labels] & diff
     w = _RING * MOTION_PX
     need = config.hand_share * MOTION_PX * MOTION_PX
@@ -491,6 +492,31 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     if not hands.any():
         return none, beside, table
     return hands[labels] & diff, beside, table
+
+
+#: A change this many squares wide, within `_GAP_PX` view pixels of a region from the table, is
+#: the hand of that arm: wider than any move's change (`_WIDE`), with room for a capture's.
+_HAND_WIDE = 3.0
+_GAP_PX = 3
+
+
+def _beyond_a_gap(labels: np.ndarray, stats: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    """(components) the regions at least `_HAND_WIDE` squares wide that come within `_GAP_PX`
+    of a region from the table (``outside``) without touching it: a hand whose wrist, the
+    colour of the board's edge under it, did not change.  A dark hand over the white men, its
+    wrist over the brown border in a dim room: its fingers changed four squares' worth, its
+    wrist nothing for two pixels; it was no hand, the men under it read as empty squares
+    lifted, and false touch-moves named (the system bench's selfplay-14 at seed 1212011)."""
+    span = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    wide = ~outside & (span >= _HAND_WIDE * MOTION_PX)
+    wide[0] = False
+    if not wide.any():
+        return np.zeros_like(outside)
+    k = 2 * _GAP_PX + 1
+    reach = cv2.dilate(outside[labels].astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    near = np.zeros_like(outside)
+    near[np.unique(labels[reach])] = True
+    return wide & near
 
 
 #: A hand beside the board this close (squares) to a square that changed may hold its piece.

@@ -951,8 +951,12 @@ class BoardWatcher:
         self._commit(frame, seen, obs)
         if not emit:
             return None
+        # beside something at rest, or beside a region from the table on this frame: a dark
+        # hand over the squares next to its arm, taken as a shade of them, was no hand, and the
+        # man under its fingers read as gone (the system bench's selfplay-14 at seed 1212011)
+        beside = self._beside_rest or (self._sample is not None and self._sample.beside)
         return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed,
-                       beside=self._beside_rest)
+                       beside=beside)
 
     def _gone(self, obs: Observation) -> list[int]:
         """The squares of the still board whose piece ``obs`` no longer shows there (a king read
