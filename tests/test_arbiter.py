@@ -575,3 +575,31 @@ def test_declaring_no_result_is_a_value_error_not_a_crash():
         with pytest.raises(ValueError, match="result"):
             arbiter.declare(result, Termination.RESIGNATION)
     assert arbiter.over is None
+
+
+def test_a_capture_still_taken_off_beside_an_unsure_rival_reply_is_waited_on_art_23():
+    # Black's 18x40 takes 23 and 34; the player takes the men off one at a time and the board is
+    # seen still with 34 standing.  White's man on 45 is read at 0.62 only: the board could also
+    # be the capture completed and White's reply 45x34 over 40, 40 still standing.  The capture
+    # still being taken off is the likelier, and it is waited on (Art. 23) for TAKING_OFF_S, as
+    # without the rival; then the man still standing is named (Art. 27b).  It was named at once
+    # (the system bench's selfplay-3 at seed 1212017).
+    arb = arbiter("B:W23,34,45,50:B1,18")
+    unsure = {45: SquareReading(WM, 0.62, None)}
+    standing = {18: None, 23: None, 40: BM}
+    for t in (20.0, 20.4):
+        events = arb.observe(seen(arb, standing, readings=unsure, time=t))
+        assert not of(events, Irregularity)
+        assert [(e.reason, e.squares) for e in of(events, LookAgain)] == [(TAKING_OFF, (34,))]
+    irr = irregularity(arb.observe(seen(arb, standing, readings=unsure, time=20.0 + TAKING_OFF_S)))
+    assert irr.kind is K.WRONG_PIECES_TAKEN and "34 still stand" in irr.message
+
+
+def test_a_man_read_empty_unsurely_as_a_move_settles_binds_nothing_rule_i():
+    # Pale fingers still over black's 1 as the board of 7-12 settles: 1 is read empty at 0.55
+    # and reported gone.  The move's board has the man on 1; that reading alone is no touch
+    # (Art. 15): 7-12 is recorded, no breach (the system bench's selfplay-13 at seed 1212006).
+    arb = arbiter("B:W30,40,45:B1,7")
+    unsure = {1: SquareReading(None, 0.55, BM)}
+    events = play(arb, "7-12", lifted=(1, 7), readings=unsure)
+    assert [e.text for e in of(events, MovePlayed)] == ["7-12"] and not of(events, TouchMove)
