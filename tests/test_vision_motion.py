@@ -68,6 +68,34 @@ def test_hands_resting_at_the_edge_hold_nothing_up_at_quick_play(fps):
         list(range(1, len(moves) + 1))
 
 
+@pytest.mark.parametrize("rest", [1.0, 0.0], ids=["resting", "gone"])
+def test_a_board_settled_beside_a_resting_hand_says_so(rest):
+    """Every board read while the mover's hand rests at the board's edge is marked as taken
+    beside something from the table (`Settled.beside`: the arbiter reads such a board twice
+    before naming what no single act explains), from the first frame it settles on, not only
+    once the hand has lain still long enough to be taken as the board: a dark hand's fingers
+    over a man next to its arm, taken for a shade of the squares, hid the man, and Art. 27 was
+    named at once (the system bench's selfplay-14 at seed 1212011).  A hand gone from the
+    picture marks nothing."""
+    moves = moves_of("32-28", "19-23", "28x19", "14x23")
+    pace = replace(Pace.quick(), rest=rest, early_reply=0.0, slide=0.0, fidget=0.0)
+    cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
+    frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(exposure=0.7), seed=4, behaviour=ROUGH,
+                              pace=pace))
+    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
+    watcher.calibrate(frames[0].image, board=Position.start().pieces())
+    marks = []
+    for f in frames[1:]:
+        s = watcher.feed(f.image, f.time)
+        if s is not None:
+            marks.append((f.ply, s.beside, bool(f.hand and f.resting)))
+            watcher.confirm(f.pieces)
+    assert [ply for ply, _, _ in marks] == list(range(1, len(moves) + 1))
+    assert all(beside == resting for _, beside, resting in marks), marks
+    assert all(resting for _, _, resting in marks) == (rest == 1.0)
+
+
 def _plies_settled_soon_after_the_hand(frames, start: Position) -> list[int]:
     """The plies ``frames`` settle on through a watcher calibrated on ``start``, each checked:
     read right (what stands where: king or man is the arbiter's to weigh with the game, which
