@@ -128,6 +128,8 @@ BEGUN_SQUARES = 16
 #: A still board in the position one of the last this many games (not in progress) was left in
 #: is that game's pieces still standing, never a new game begun unseen (`Companion._begun`).
 LEFT_GAMES = 20
+#: Still boards read before the first move kept to check a configured corner (`_oriented`).
+FIRST_BOARDS = 20
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -354,6 +356,7 @@ class Companion:
         self._orientation_guessed = False  # until calibrated
         # square 46's corner is the configuration's, no move has confirmed it yet
         self._configured_unconfirmed = False
+        self._first_boards = []
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
         # (kinds apart, still picture): of the still pictures that showed a set-up position
@@ -490,6 +493,7 @@ class Companion:
         # the start position with square 46's corner configured: White's first move checks it
         self._configured_unconfirmed = (board is None and self.configured_corner is not None
                                         and corner == self.configured_corner)
+        self._first_boards = []  # still boards read before the first move (`_oriented`)
         self._save_corner(corner, self._orientation_guessed)
         checked = "" if board is None else "; it shows the game's position"
         if self._orientation_guessed:
@@ -913,8 +917,13 @@ class Companion:
         if not unsure or game.ply != 0 or game.start != Position.start():
             return settled
         position = self.arbiter.position
-        # a configured corner is overruled only by a board read clearly
-        if not shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed):
+        # a configured corner is overruled only by a board read clearly, and not once a board
+        # before showed White moving first as configured (the arbiter may have taken that one
+        # as unchanged, and kept nothing of it)
+        earlier = self._first_boards
+        self._first_boards = [*earlier[-(FIRST_BOARDS - 1):], settled.observation]
+        if not shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed,
+                               earlier=earlier if self._configured_unconfirmed else ()):
             return settled
         turned = settled.turned()
         corner = self._read_turned()

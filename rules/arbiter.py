@@ -49,7 +49,8 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
 from rules.lines import Line, Root, Searches, SureKinds, Trail
-from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
+from rules.matching import (KING_CONFIDENT, LIKELY_KIND, Candidate, Scorer, changes_between,
+                            sure_of_kind)
 from rules.move import Move
 from rules.observation import Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
@@ -154,9 +155,8 @@ UNEXPLAINED = "no move nor any one irregular act gives this board: looking again
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
 #: A board read this many times in a row whose changed squares read as a line has them, if only
-#: this likely of their kind, is recorded by that line (`Arbiter._doubt`).
+#: likely of their kind (`rules.matching.LIKELY_KIND`), is recorded by that line (`Arbiter._doubt`).
 PATIENT_READINGS = 2
-LIKELY_KIND = 0.7
 #: The scoresheet's comment when moves were seen only as a position several lines of play give
 #: (`Arbiter._unseen_alike`).
 ORDER_UNSEEN = "the order of these moves was not seen, the position was"

@@ -243,3 +243,25 @@ def test_a_configured_corner_is_overruled_only_by_a_board_read_clearly():
     # White's own first move, or nothing moved, shows no half turn
     assert not shows_half_turn(Observation.from_board(START.play_text("32-28").pieces()), START)
     assert not shows_half_turn(Observation.from_board(START.pieces()), START, clearly=True)
+
+
+def test_a_configured_corner_stands_once_white_was_seen_moving_first():
+    """White's 31-26 under a glare: 31 still reads as White's man (surely) and 26 as one
+    likely (0.87) on the first still board, which shows no half turn.  Black's 20-25 follows
+    and 26 now reads empty: the board is White's 31-26 seen a half turn round, read clearly.
+    The board before had shown White moving first as configured, so the configured corner
+    stands (RULES.md: White moves first); without that board it would be overruled.  Followed
+    turned, the whole game was read mirrored (the system bench's lidraughts-9 at seed
+    909004: 1 ply of 35 right)."""
+    white = Piece(WHITE)
+    first = Observation.from_board({**START.pieces(), 26: white}, confidence=0.99).with_readings(
+        {26: SquareReading(white, 0.87, None)})
+    assert not shows_half_turn(first, START, clearly=True)
+    later = {sq: p for sq, p in START.pieces().items() if sq != 20}
+    later[25] = Piece(BLACK)
+    second = Observation.from_board(later, confidence=0.99)
+    assert shows_half_turn(second, START, clearly=True)
+    assert not shows_half_turn(second, START, clearly=True, earlier=[first])
+    # a board before that showed nothing of White's is no such evidence
+    still = Observation.from_board(START.pieces(), confidence=0.99)
+    assert shows_half_turn(second, START, clearly=True, earlier=[still])
