@@ -395,7 +395,9 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
       colour, but draws no outline on it (the system bench's lidraughts-6 at seed 909007: the
       man left 34 under a lamp's glare, 34 read as a white man at 1.00, and the legal move was
       named "several pieces moved").  A piece's own outline counts, not the class's: a dark
-      man on a dark square shows little of one anywhere."""
+      man on a dark square shows little of one anywhere.  Only where a king's top lands within
+      `_KING_NEAR` of a man's in the view (a camera near vertical, or men seen low): elsewhere
+      a king's outline lies off the man's circle, and a missing one proves nothing."""
     if model.rim_empty is None:
         return p
     limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
