@@ -157,7 +157,9 @@ class CellReferences:
         never seen with that class, else by ``rate``; the outline contrasts ``rims`` (10, 10)
         alike, when given."""
         mean, seen = self.mean.copy(), self.seen.copy()
-        rim = np.full(self.seen.shape, np.nan) if self.rim is None else self.rim.copy()
+        rim = self.rim
+        if rims is not None:
+            rim = np.full(seen.shape, np.nan) if rim is None else rim.copy()
         for r, c in np.argwhere(labels >= 0):
             k = int(labels[r, c])
             w = rate if seen[r, c, k] else 1.0
@@ -167,7 +169,7 @@ class CellReferences:
                 old = rim[r, c, k]
                 rim[r, c, k] = rims[r, c] if np.isnan(old) else (1 - rate) * old + rate * rims[r, c]
         return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last),
-                       rim=rim if rims is not None or self.rim is not None else None)
+                       rim=rim)
 
     def from_neighbours(self, colours: np.ndarray) -> "CellReferences":
         """The references of the classes never seen on a cell predicted from that class's looks

@@ -43,7 +43,7 @@ from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
 from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
-                            learn_colours, rim_contrast)
+                            learn_colours)
 
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
 
@@ -1129,7 +1129,7 @@ class BoardWatcher:
         (the class colours moved by ``rate``, `ColourModel.learnt`)."""
         par = cal.orientation.dark_parity
         colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels,
-                                     rate=rate, rims=rim_contrast(view))
+                                     rate=rate, rims=view.rim)
         assert colours.cells is not None
         return replace(cal, colours=colours, empty_ref=colours.cells.mean[..., EMPTY, :])
 

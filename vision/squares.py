@@ -27,6 +27,7 @@ Kings are told from men in `vision.kings`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -62,6 +63,12 @@ class BoardView:
     @property
     def parity(self) -> np.ndarray:
         return (_CELL[:, 0] + _CELL[:, 1]).reshape(10, 10) % 2
+
+    @cached_property
+    def rim(self) -> np.ndarray:
+        """(10, 10) each cell's outline contrast (`rim_contrast`), measured once per view: the
+        reading doubts by it and the learning keeps it, on the same view."""
+        return rim_contrast(self)
 
 
 def board_view(image: np.ndarray, location: BoardLocation, pose: Pose | None,
@@ -402,7 +409,7 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
         return p
     limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
     best = np.argmax(p, axis=-1)
-    rim = rim_contrast(view)
+    rim = view.rim
     doubt = (rim > limit) & (best == EMPTY)
     cells = model.cells
     if cells is not None and cells.rim is not None:
@@ -530,7 +537,7 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     labels = np.where(washed & ~light, -1, layout)
     for r, c in odd:
         labels[r, c] = -1
-    rims = rim_contrast(view)
+    rims = view.rim
     empty = (labels == EMPTY) & ~light
     rim = float(rims[empty].max()) if np.count_nonzero(empty) >= 4 else None
     cells = refs.learnt(view.top, labels, rate=1.0, rims=rims).from_neighbours(colours) \
