@@ -172,14 +172,16 @@ def _turned(board: Mapping[int, Piece]) -> dict[int, Piece]:
 def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                       white_is_lighter: bool = True, man_height: float | None = None,
                       location: BoardLocation | None = None,
-                      board: Mapping[int, Piece] | None = None) -> tuple[Calibration, Pose]:
+                      board: Mapping[int, Piece] | None = None,
+                      strict: bool = True) -> tuple[Calibration, Pose]:
     """Learn the board's place, the colours, the orientation and a man's height from a frame
     of ``board`` (square -> piece; by default the start position: black men on 1-20, white on
     31-50), with no hand over it.  A board that looks the same turned half round with the sides
     swapped (the start position) needs ``corner_46`` or the ``white_is_lighter`` convention;
     any other shows its orientation.  `BoardNotFound` when there is no board;
     `CalibrationError` when a configured ``corner_46`` does not fit it or more than three dark
-    squares do not look like what ``board`` puts there."""
+    squares clearly show another kind than ``board`` puts there (``strict``; else they learn
+    the kind they show)."""
     board = start_board() if board is None else dict(board)
     if not any(p.color is WHITE for p in board.values()) or \
             not any(p.color is BLACK for p in board.values()):
@@ -214,7 +216,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                              colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)
-    if len(odd) > 3:
+    if strict and len(odd) > 3:
         what = "the start position" if board == start_board() else "the expected position"
         raise CalibrationError(
             f"the calibration frame does not show {what} ({len(odd)} squares do not look like "

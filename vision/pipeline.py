@@ -282,13 +282,14 @@ class BoardWatcher:
         return cal
 
     def _read_as(self, frame: np.ndarray, expected: Mapping[int, Piece],
-                 location: BoardLocation | None) -> Observation:
+                 location: BoardLocation | None, strict: bool = True) -> Observation:
         """Learn a calibration from ``frame`` as showing ``expected`` and read the frame with
-        it; the calibration, location and pose are the watcher's from then on."""
+        it; the calibration, location and pose are the watcher's from then on.  ``strict``:
+        `CalibrationError` when more than three squares clearly show another kind."""
         cal, pose = learn_calibration(frame, corner_46=self.config.corner_46,
                                       white_is_lighter=self.config.white_is_lighter,
                                       man_height=self.config.man_height, board=expected,
-                                      location=location)
+                                      location=location, strict=strict)
         self.calibration = cal
         self._location = cal.location
         self._pose = pose
@@ -300,13 +301,14 @@ class BoardWatcher:
         """What ``frame`` shows, read with a calibration learnt from it as if it showed
         ``board`` (by default the start position), however much it differs; the watcher is
         left as it was.  A board a few moves on from the start position (the game began
-        before the camera saw it still) reads as itself but on the few squares the moves
-        changed, whose looks were learnt wrong: enough to find the moves played
-        (`device.service`), then to learn the board as it stands.  Returns the observation and
+        before the camera saw it still) reads as itself, the few squares the moves changed
+        too where their looks show it clearly (else as the position has them): enough to find
+        the moves played (`device.service`), then to learn the board as it stands.  Returns the observation and
         the corner of square 46 it was read with.  Raises `BoardNotFound`."""
         before = (self.calibration, self._location, self._pose, self._size, self._anchor)
         try:
-            obs = self._read_as(frame, start_board() if board is None else dict(board), location)
+            obs = self._read_as(frame, start_board() if board is None else dict(board), location,
+                                strict=False)
             assert self.calibration is not None
             return obs, self.calibration.orientation.corner_46
         finally:

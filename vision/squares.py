@@ -432,11 +432,11 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
     return np.where(gone[..., None], (1.0 - _RIM_DOUBT) * p + _RIM_DOUBT * empty, out)
 
 
-def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
-                    change: np.ndarray | None = None, outline: bool = True) -> CellProbabilities:
+def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(10, 10, 3) log-likelihoods of each class for every cell's look under ``change`` (the
+    light against calibration's), and the squared standardised distances of its top."""
     assert model.cells is not None
-    if change is None:
-        change = light_change(view, model, dark_parity)
     mean = relight(model.cells.mean, change[..., None])
     loglik, d2 = _log_likelihoods(view.top, mean, _reference_variance(model))
     if model.floor_offset is not None and model.floor_spread is not None:
@@ -444,6 +444,15 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
         offset = model.floor_offset[None, None] * change[..., None, None]
         var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
         loglik = loglik + _log_likelihoods(view.top - view.floor, offset, var)[0]
+    return loglik, d2
+
+
+def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
+                    change: np.ndarray | None = None, outline: bool = True) -> CellProbabilities:
+    assert model.cells is not None
+    if change is None:
+        change = light_change(view, model, dark_parity)
+    loglik, d2 = _cell_likelihoods(view, model, change)
     p = _probabilities(loglik, d2, washed_out(view), ~model.cells.seen.any(axis=-1),
                        model.cells.prior())
     return CellProbabilities(_rim_doubt(view, model, p) if outline else p)
@@ -496,6 +505,14 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
     return out
 
 
+#: A cell read otherwise than the layout at calibration is odd (and learns the class it shows)
+#: only where its look lies within this many of that class's spreads (the root of the squared
+#: distances summed over the channels) and that class is likelier than the next by
+#: `_ODD_MARGIN` (log-likelihood).
+_ODD_CLEAR = 3.0
+_ODD_MARGIN = 10.0
+
+
 def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
                      ) -> tuple[ColourModel, list[tuple[int, int]]]:
     """A calibrated model from a view whose every cell's class ``layout`` (10, 10: `EMPTY`,
@@ -504,9 +521,10 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     The light on each cell is the light squares' lightness around it against the board's
     median; each class's colour and per-channel spread are those of its dark cells' tops
     brought to the board's typical light.  Every cell keeps its own top as its reference of its
-    class, except the cells that do not look like their class: read with the class colours alone
-    (each cell's own look set aside), those differing from ``layout`` are returned and learn
-    nothing.  Washed-out dark cells (`washed_out`) learn nothing and tell nothing."""
+    class, except the odd cells: read by their looks alone with the class colours (no class
+    expected), those that clearly show another class than ``layout``'s are returned, and keep
+    their top as the reference of the class they show.  Washed-out dark cells (`washed_out`)
+    learn nothing and tell nothing."""
     light = view.parity != dark_parity
     washed = washed_out(view)
     level = np.where(light, view.top[..., 0] + L_OFFSET, np.nan)
@@ -531,12 +549,22 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
                         tuple(colours[BLACK_PIECE]),  # type: ignore[arg-type]
                         float(np.median(np.linalg.norm(spread, axis=1))), spread, refs,
                         offset, offset_spread)
-    # each cell read by the class colours alone
-    best = _classify_cells(view, model, dark_parity, np.ones((10, 10))).best()
-    odd = [(int(r), int(c)) for r, c in np.argwhere((best != layout) & ~light & ~washed)]
-    labels = np.where(washed & ~light, -1, layout)
-    for r, c in odd:
-        labels[r, c] = -1
+    # each cell read by the class colours alone, by its look only: the layout is what is
+    # tested, so it must not lean the reading (with the layout as the guess no cell was ever
+    # odd, and a board a move on from the position was learnt as it: the moved king's new
+    # square learnt "empty" in the king's colour, and the move was never seen)
+    loglik, d2 = _cell_likelihoods(view, model, np.ones((10, 10)))
+    best = np.argmax(loglik, axis=-1)
+    fit = np.sort(loglik, axis=-1)
+    shown = np.take_along_axis(d2, best[..., None], axis=-1)[..., 0]
+    # a cell that clearly shows another class (its look well within that class's spread, the
+    # others far) is odd, and learns the class it shows: that is what stands there.  One read
+    # otherwise but unclearly (a faint set-up in a dim room, a glare, a shade) learns the
+    # layout's class, the best guess there.
+    clear = (shown <= _ODD_CLEAR ** 2) & (fit[..., -1] - fit[..., -2] >= _ODD_MARGIN)
+    odd_cells = (best != layout) & clear & ~light & ~washed
+    odd = [(int(r), int(c)) for r, c in np.argwhere(odd_cells)]
+    labels = np.where(washed & ~light, -1, np.where(odd_cells, best, layout))
     rims = view.rim
     empty = (labels == EMPTY) & ~light
     rim = float(rims[empty].max()) if np.count_nonzero(empty) >= 4 else None
