@@ -171,7 +171,11 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
     that side was seen moving first as configured.  (White's 31-26 unseen, 31 under a glare still
     read as its man, then Black's 20-25 read: the mirror of White's 31-26 alone, and the game was
     followed turned, though the board before had shown White's man on 26 at 0.87; the system
-    bench's lidraughts-9 at seed 909004.)"""
+    bench's lidraughts-9 at seed 909004.)  Nor while a square that a legal move of the side to
+    move starts from or lands on is read unsurely (`_may_have_moved`): its move may be there,
+    misread.  (White's 32-27 read unsurely, 27 empty at 0.64 and 32 a man at 0.59, then Black's
+    18-22 read surely: the mirror of White's 33-29 alone, and the whole game was followed turned
+    and named irregular; the system bench's selfplay-23 at seed 1515018.)"""
     if fits_a_move(observation, position):
         return False
     decision = _a_move(observation.turned(), position)
@@ -179,7 +183,7 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
         return False
     if not clearly:
         return True
-    if any(_moved_first(o, position) for o in earlier):
+    if any(_moved_first(o, position) for o in earlier) or _may_have_moved(observation, position):
         return False
     base = position.pieces()
     return decision.accepted is not None and all(
@@ -188,6 +192,13 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
         or (r.content is not None and r.content.color is not base[sq].color))
 
 
+
+
+def _may_have_moved(observation: Observation, position: Position) -> bool:
+    """Whether ``observation`` reads a square that a legal move of the side to move in
+    ``position`` starts from or lands on unsurely (`sure_of_kind`), or covered."""
+    squares = {sq for m in position.legal_moves() for sq in (m.from_square, m.to_square)}
+    return any(not sure_of_kind(observation.reading(sq)) for sq in squares)
 
 
 def _moved_first(observation: Observation, position: Position) -> bool:
