@@ -98,6 +98,13 @@ QUICK_PLIES = 2
 #: rows at 0.76-0.87, every reading alike, and a game whose first still board came five plies
 #: on was named Art. 27 and never recorded (the system bench's selfplay-14 at seed 606017).
 RECOVERY_UNSURE = 3
+#: A square read as the recorded board has it, if only likelier than not, by every still
+#: reading since the board was accepted (at least this many) is not counted either (a square
+#: read so at under one half is: it tells nothing): a lamp's glare over
+#: White's men left 27, 31 and 32 at 0.54-0.64 on every board, and the game (32-27 18-22 27x18
+#: first seen three plies on) was named Art. 27 on every board after (the system bench's
+#: selfplay-23 at seed 1515018).
+STEADY_READINGS = 3
 STOOD_KIND = 0.75
 #: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
 #: the test games six plies on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see
@@ -792,14 +799,23 @@ class Arbiter:
     def _unread(self, obs: Observation) -> int:
         """How many squares ``obs`` tells nothing of, for recovery (`RECOVERY_UNSURE`): read
         unsurely of their kind, and not even likely (`STOOD_KIND`) as the recorded board has
-        them.  A square read likely as it stood is no sign of a line through it, and every line
-        that moves its piece is judged against that reading (`Scorer`)."""
+        them, nor so by every still reading since it was accepted (`STEADY_READINGS`).  A square
+        read as it stood is no sign of a line through it, and every line that moves its piece
+        is judged against that reading (`Scorer`)."""
         board = self._physical(self.position)
+        steady = self.seen if len(self.seen) >= STEADY_READINGS else ()
 
         def as_it_stood(sq: int) -> bool:
             r = obs.reading(sq)
-            return (not r.occluded and r.kind_confidence >= STOOD_KIND
-                    and _side(r.content) == _side(board.get(sq)))
+            if r.occluded or _side(r.content) != _side(board.get(sq)):
+                return False
+            if r.kind_confidence >= STOOD_KIND:
+                return True
+            # read so, likelier than not, by every still reading since the board was accepted:
+            # the camera's steady limit there (a lamp's glare), not a hand or a move in passing
+            return bool(steady) and all(
+                not o.reading(sq).occluded and o.reading(sq).kind_confidence > 0.5
+                and _side(o.reading(sq).content) == _side(r.content) for o in steady)
 
         return sum(1 for sq in range(1, 51)
                    if not sure_of_kind(obs.reading(sq)) and not as_it_stood(sq))
