@@ -98,6 +98,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=rank)
 
 
+@pytest.hookimpl(optionalhook=True)  # (xdist's hook: none without xdist, -p no:xdist)
 def pytest_xdist_make_scheduler(config, log):
     """xdist's load balancing, test by test, but for the files of `WHOLE_FILES`, each handed
     out whole (xdist's ``--dist loadgroup`` marks do not reach its scheduler under pytest 9).
