@@ -307,6 +307,18 @@ class Arbiter:
                 # It counts as touched (Art. 15).
                 self._touch(lifted)
                 return ()
+            if self.pending is None:
+                then_lifted = self._moved_then_lifted(obs, position, base, successors,
+                                                      settled.lifted)
+                if then_lifted is not None:
+                    move, after, held = then_lifted
+                    self._touch(_lifts(obs, lifted, after))
+                    breach = self._touch_breach(position, move, when)
+                    if breach is not None:
+                        return tuple(breach)
+                    events = self._record(move, after, when)
+                    self._touch([held])  # the next mover's piece in hand: touched (Art. 15)
+                    return tuple(events)
             return self._irregular(obs, base, when, lifted, settled.beside)
 
         what = key[0]
@@ -378,6 +390,31 @@ class Arbiter:
                 break
             n += 1
         return n
+
+    def _moved_then_lifted(self, obs: Observation, position: Position, base: dict[int, Piece],
+                           successors: list[tuple[Move, Position]], lifted: tuple[int, ...]
+                           ) -> tuple[Move, Position, int] | None:
+        """The one legal move (not a crowning) whose board the reading is but for one piece of
+        the side to move next gone, seen lifted (`_in_hand`), with the squares the move changed
+        read surely: the move was made and the opponent has taken up his piece to reply (Art.
+        16: a move is not finished until the piece is released).  (move, position after it,
+        the square of the piece in hand); None when no move or more than one explains it so.
+        Black's 38-27, then White's king on 48 taken up under a hand the camera did not see:
+        named Art. 27b, "too many pieces taken off" (the system bench's selfplay-38 at seed
+        1616017)."""
+        found = []
+        for move, after in successors:
+            board = after.pieces()
+            if board.get(move.to_square) != base.get(move.from_square):
+                continue  # crowned: the crown is awaited on its own (`uncrowned`)
+            if not _in_hand(obs, board, after.turn, lifted):
+                continue
+            if not all(sure_of_kind(obs.reading(sq)) for sq in changes_between(base, board)):
+                continue
+            held = next(sq for sq, p in board.items() if obs.reading(sq).content is None
+                        and p.color is after.turn and sq in lifted)
+            found.append((move, after, held))
+        return found[0] if len(found) == 1 else None
 
     def _putting_back(self, obs: Observation, lifted: tuple[int, ...]) -> bool:
         """Whether the board is the open irregular move's board with that move's piece lifted

@@ -446,6 +446,29 @@ def test_a_king_in_hand_beside_a_king_the_camera_cannot_tell_is_no_irregularity_
     assert [e.text for e in of(events, MovePlayed)] == ["2-8"] and not of(events, Irregularity)
 
 
+def test_a_move_then_the_next_movers_piece_taken_up_is_the_move_and_a_touch_art_16():
+    # Black plays 38-27 and White at once takes up his king on 48 to reply; the board is seen
+    # still with the king in his hand (the camera saw 48 empty under the hand, but not the hand
+    # itself, the colour of the table).  The move is recorded, nothing is announced (a move is
+    # not finished until the piece is released, Art. 16), and the king counts as touched (Art.
+    # 15): named Art. 27b, "too many pieces taken off", before (the system bench's selfplay-38
+    # at seed 1616017).
+    arb = arbiter("B:WK48:BK45,K38")
+    board = after_move(arb, "38-27")
+    del board[48]
+    events = arb.observe(seen(arb, base=board, lifted=(38, 48)))
+    assert [e.text for e in of(events, MovePlayed)] == ["38-27"], [str(e) for e in events]
+    assert not of(events, Irregularity)
+    assert arb.touched == [48]
+    # the king put down on 30: White's move, and no breach
+    events = play(arb, "48-30")
+    assert [e.text for e in of(events, MovePlayed)] == ["48-30"] and not of(events, TouchMove)
+    # a piece the camera never saw lifted is no piece in hand: gone without a hand, it is named
+    arb = arbiter("B:WK48:BK45,K38")
+    events = arb.observe(seen(arb, base=board, lifted=(38,)))
+    assert of(events, Irregularity) and arb.game.ply == 0
+
+
 def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():
     arb = arbiter()
     play(arb, "32-28", lifted=(31, 32))
