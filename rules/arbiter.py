@@ -394,16 +394,19 @@ class Arbiter:
     def _moved_then_lifted(self, obs: Observation, position: Position, base: dict[int, Piece],
                            successors: list[tuple[Move, Position]], lifted: tuple[int, ...]
                            ) -> tuple[Move, Position, int] | None:
-        """The one legal move (not a crowning) whose board the reading is but for one piece of
-        the side to move next gone, seen lifted (`_in_hand`), with the squares the move changed
-        read surely: the move was made and the opponent has taken up his piece to reply (Art.
-        16: a move is not finished until the piece is released).  (move, position after it,
+        """The one legal move (not a capture, not a crowning) whose board the reading is but for
+        one piece of the side to move next gone, seen lifted (`_in_hand`), with the squares the
+        move changed read surely: the move was made and the opponent has taken up his piece to
+        reply (Art. 16: a move is not finished until the piece is released).  After a capture
+        the piece gone may be one taken off too many (Art. 27b): that is named as before.  (move, position after it,
         the square of the piece in hand); None when no move or more than one explains it so.
         Black's 38-27, then White's king on 48 taken up under a hand the camera did not see:
         named Art. 27b, "too many pieces taken off" (the system bench's selfplay-38 at seed
         1616017)."""
         found = []
         for move, after in successors:
+            if move.is_capture:
+                continue
             board = after.pieces()
             if board.get(move.to_square) != base.get(move.from_square):
                 continue  # crowned: the crown is awaited on its own (`uncrowned`)

@@ -467,6 +467,13 @@ def test_a_move_then_the_next_movers_piece_taken_up_is_the_move_and_a_touch_art_
     arb = arbiter("B:WK48:BK45,K38")
     events = arb.observe(seen(arb, base=board, lifted=(38,)))
     assert of(events, Irregularity) and arb.game.ply == 0
+    # after a capture, a piece of the side captured gone too is one taken off too many (Art. 27b)
+    arb = arbiter("B:W28,34:B23,5,9")
+    board = after_move(arb, "23x32")
+    del board[34]
+    events = arb.observe(seen(arb, base=board, lifted=(23, 28, 34)))
+    assert [e.kind for e in of(events, Irregularity)] == [IrregularityKind.WRONG_PIECES_TAKEN], \
+        [str(e) for e in events]
 
 
 def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():
