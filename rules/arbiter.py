@@ -100,10 +100,10 @@ QUICK_PLIES = 2
 RECOVERY_UNSURE = 3
 #: A square read as the recorded board has it, if only likelier than not, by every still
 #: reading since the board was accepted (at least this many) is not counted either (a square
-#: read so at under one half is: it tells nothing): a lamp's glare over
-#: White's men left 27, 31 and 32 at 0.54-0.64 on every board, and the game (32-27 18-22 27x18
-#: first seen three plies on) was named Art. 27 on every board after (the system bench's
-#: selfplay-23 at seed 1515018).
+#: read so at under one half is: it tells nothing).  A lamp's glare over White's men left 27,
+#: 31 and 32 at 0.54-0.64 on every board, and the game (32-27 18-22 27x18, first seen three
+#: plies on) was named Art. 27 on every board after (the system bench's selfplay-23 at seed
+#: 1515018).
 STEADY_READINGS = 3
 STOOD_KIND = 0.75
 #: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
@@ -308,8 +308,7 @@ class Arbiter:
                 self._touch(lifted)
                 return ()
             if self.pending is None:
-                then_lifted = self._moved_then_lifted(obs, position, base, successors,
-                                                      settled.lifted)
+                then_lifted = self._moved_then_lifted(obs, base, successors, settled.lifted)
                 if then_lifted is not None:
                     move, after, held = then_lifted
                     self._touch(_lifts(obs, lifted, after))
@@ -391,18 +390,18 @@ class Arbiter:
             n += 1
         return n
 
-    def _moved_then_lifted(self, obs: Observation, position: Position, base: dict[int, Piece],
+    def _moved_then_lifted(self, obs: Observation, base: dict[int, Piece],
                            successors: list[tuple[Move, Position]], lifted: tuple[int, ...]
                            ) -> tuple[Move, Position, int] | None:
         """The one legal move (not a capture, not a crowning) whose board the reading is but for
         one piece of the side to move next gone, seen lifted (`_in_hand`), with the squares the
         move changed read surely: the move was made and the opponent has taken up his piece to
-        reply (Art. 16: a move is not finished until the piece is released).  After a capture
-        the piece gone may be one taken off too many (Art. 27b): that is named as before.  (move, position after it,
-        the square of the piece in hand); None when no move or more than one explains it so.
-        Black's 38-27, then White's king on 48 taken up under a hand the camera did not see:
-        named Art. 27b, "too many pieces taken off" (the system bench's selfplay-38 at seed
-        1616017)."""
+        reply (Art. 16: a move is not finished until the piece is released).  (move, position
+        after it, the square of the piece in hand); None when no move or more than one explains
+        it so.  Black's 38-27, then White's king on 48 taken up under a hand the camera did not
+        see: named Art. 27b, "too many pieces taken off" (the system bench's selfplay-38 at seed
+        1616017).  After a capture the piece gone may be one taken off too many (Art. 27b):
+        that is named as before."""
         found = []
         for move, after in successors:
             if move.is_capture:

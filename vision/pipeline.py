@@ -303,8 +303,8 @@ class BoardWatcher:
         left as it was.  A board a few moves on from the start position (the game began
         before the camera saw it still) reads as itself, the few squares the moves changed
         too where their looks show it clearly (else as the position has them): enough to find
-        the moves played (`device.service`), then to learn the board as it stands.  Returns the observation and
-        the corner of square 46 it was read with.  Raises `BoardNotFound`."""
+        the moves played (`device.service`), then to learn the board as it stands.  Returns
+        the observation and the corner of square 46 it was read with.  Raises `BoardNotFound`."""
         before = (self.calibration, self._location, self._pose, self._size, self._anchor)
         try:
             obs = self._read_as(frame, start_board() if board is None else dict(board), location,
