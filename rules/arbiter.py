@@ -409,12 +409,11 @@ class Arbiter:
             board = after.pieces()
             if board.get(move.to_square) != base.get(move.from_square):
                 continue  # crowned: the crown is awaited on its own (`uncrowned`)
-            if not _in_hand(obs, board, after.turn, lifted):
+            held = _held(obs, board, after.turn, lifted)
+            if held is None:
                 continue
             if not all(sure_of_kind(obs.reading(sq)) for sq in changes_between(base, board)):
                 continue
-            held = next(sq for sq, p in board.items() if obs.reading(sq).content is None
-                        and p.color is after.turn and sq in lifted)
             found.append((move, after, held))
         return found[0] if len(found) == 1 else None
 
@@ -1465,20 +1464,28 @@ def _kind_unsure(obs: Observation, sq: int, seen: Piece | None, before: Piece | 
 
 def _in_hand(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tuple[int, ...]
              ) -> bool:
-    """Whether the board as read is the game's board with one of ``mover``'s pieces gone, read
-    surely, seen lifted by a hand (``lifted``: a piece lost under a glare was never lifted), and
-    nothing else changed: a piece in the mover's hand (`Arbiter.observe`).  A king read unsurely
+    """Whether a piece of ``mover``'s is in his hand (`_held`)."""
+    return _held(obs, base, mover, lifted) is not None
+
+
+def _held(obs: Observation, base: dict[int, Piece], mover: Color, lifted: tuple[int, ...]
+          ) -> int | None:
+    """The square of the one piece of ``mover``'s gone, when the board as read is the game's
+    board with it gone, read surely, seen lifted by a hand (``lifted``: a piece lost under a
+    glare was never lifted), and nothing else changed: a piece in the mover's hand
+    (`Arbiter.observe`); else None.  A king read unsurely
     as a man where it stands (or the reverse) is no change: the camera cannot tell there (a
     camera nearly above the board; the system bench's selfplay-57 at seed 606024 named Black's
     king in hand Art. 27, "pieces disappeared", beside White's king on 23 read a man at 0.59)."""
     gone = {sq: now for sq, now in changes_between(base, _plain_reading(obs, base)).items()
             if not _kind_unsure(obs, sq, now, base.get(sq))}
     if len(gone) != 1:
-        return False
+        return None
     (sq, now), = gone.items()
     piece = base.get(sq)
-    return now is None and piece is not None and piece.color is mover and sq in lifted \
+    held = now is None and piece is not None and piece.color is mover and sq in lifted \
         and sure_of_kind(obs.reading(sq))
+    return sq if held else None
 
 
 def _plain_reading(obs: Observation, base: dict[int, Piece]) -> dict[int, Piece]:

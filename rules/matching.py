@@ -192,8 +192,6 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
         or (r.content is not None and r.content.color is not base[sq].color))
 
 
-
-
 def _may_have_moved(observation: Observation, position: Position) -> bool:
     """Whether ``observation`` reads a square that a legal move of the side to move in
     ``position`` starts from or lands on unsurely (`sure_of_kind`), or covered."""

@@ -107,6 +107,14 @@ def test_a_quick_reply_is_still_recorded_at_once_art_22():
     assert not of(events, ScoresheetComment)
 
 
+def left_alone(plies: int, squares, occupied: bool) -> list[int]:
+    """The first five of ``squares`` that the game's ``plies`` from `AT` leave alone, holding a
+    piece after them (``occupied``) or empty."""
+    after = board(AT + plies)
+    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
+    return [sq for sq in squares if (sq in after) == occupied and sq not in touched][:5]
+
+
 def test_a_quick_reply_is_recorded_though_squares_it_left_alone_cannot_be_read_art_22():
     # A glare over the middle of the board (or a set whose pieces look like the squares): five
     # empty squares the two moves did not touch are read only as likely empty.  A quick reply is
@@ -115,8 +123,7 @@ def test_a_quick_reply_is_recorded_though_squares_it_left_alone_cannot_be_read_a
     # because too many squares were unsure for any catch-up.
     arb = recorded_up_to(REAL, AT)
     after = board(AT + QUICK_PLIES)
-    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
-    unread = [sq for sq in range(21, 31) if sq not in after and sq not in touched][:5]
+    unread = left_alone(QUICK_PLIES, range(21, 31), occupied=False)
     assert len(unread) == 5
     glare = {sq: SquareReading(None, 0.45, Piece(WHITE)) for sq in unread}
     events = arb.observe(settled(after, readings=glare))
@@ -129,8 +136,7 @@ def test_a_long_gap_is_not_taken_from_a_board_many_squares_of_which_cannot_be_re
     # arbiter looks again or waits, it records nothing it cannot see.
     arb = recorded_up_to(REAL, AT)
     after = board(AT + 4)
-    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
-    unread = [sq for sq in range(21, 31) if sq not in after and sq not in touched][:5]
+    unread = left_alone(4, range(21, 31), occupied=False)
     glare = {sq: SquareReading(None, 0.45, Piece(WHITE)) for sq in unread}
     for _ in range(4):
         events = arb.observe(settled(after, readings=glare))
@@ -145,8 +151,7 @@ def test_a_long_gap_is_caught_up_though_squares_it_left_alone_are_read_only_like
     gap = 5
     arb = recorded_up_to(REAL, AT)
     after = board(AT + gap)
-    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
-    faint = [sq for sq in range(50, 30, -1) if sq in after and sq not in touched][:5]
+    faint = left_alone(gap, range(50, 30, -1), occupied=True)
     assert len(faint) == 5
     likely = {sq: SquareReading(after[sq], 0.8) for sq in faint}
     seen = settled(after, readings=likely)
@@ -170,8 +175,7 @@ def test_a_long_gap_is_caught_up_though_squares_under_a_glare_read_as_they_stood
     gap = 4
     arb = recorded_up_to(REAL, AT)
     after = board(AT + gap)
-    touched = {sq for sq in range(1, 51) if board(AT).get(sq) != after.get(sq)}
-    glared = [sq for sq in range(50, 30, -1) if sq in after and sq not in touched][:5]
+    glared = left_alone(gap, range(50, 30, -1), occupied=True)
     assert len(glared) == 5
     seen = settled(after, readings={sq: SquareReading(after[sq], 0.6) for sq in glared})
     events: tuple = ()
