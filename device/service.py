@@ -365,6 +365,7 @@ class Companion:
         # the readings of a game begun before the board was seen still (`_begun`), for the arbiter
         self._begun_readings: list[Settled] = []
         self._set_up_hinted = False
+        self._next_game = False  # learning the next game's board after a game over
         self._left_said: int | None = None  # the game left on the board said so (`_say_left`)
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
@@ -486,7 +487,11 @@ class Companion:
     def _calibrated_as(self, calibration, guessed: bool, board) -> None:
         """The watcher is calibrated (``calibration``; ``guessed``: square 46's corner is the
         convention's guess) for the game from ``board`` (None: the start position): said, with
-        the camera's limits, and the corner saved."""
+        the camera's limits, and the corner saved.  Learnt again after a game over
+        (`_learn_next_board`), the board shows the next game's position: that game begins."""
+        if self._next_game and self.arbiter.over is not None:
+            self._new_game()
+        self._next_game = False
         self._calibrated = True
         corner = calibration.orientation.corner_46
         self._orientation_guessed = guessed
@@ -943,6 +948,11 @@ class Companion:
         if settled.provisional:
             return self._judge_provisional(settled)
         if arbiter.over is not None:
+            if self.watcher.sides_unseen:
+                # the game was over before the camera saw a side's pieces (`_begun`): that side
+                # is never read, so the next game's board is learnt afresh, as at start-up
+                self._learn_next_board()
+                return []
             # the next game begins when the board shows the configured start (a set-up
             # position's, or the start position) or the start position
             board = settled.observation.board()
@@ -966,6 +976,15 @@ class Companion:
         events = self._unclear_once(events)
         self._dispatch(events)
         return events
+
+    def _learn_next_board(self) -> None:
+        """The game is over and the watcher cannot read a side: it learns the board again from
+        the next game's position (the configured start, a set-up one or the start position)
+        once it stands still; the first board it then settles begins that game (`_judge`)."""
+        self._new_watcher()
+        self._calibrate_board = None if self.start == Position.start() else self.start.pieces()
+        self._set_up_hinted = True  # the game is over: no hint about giving a position
+        self._next_game = True  # learnt: the board shows the next game's position (`_calibrated_as`)
 
     def _unclear_once(self, events: list[Event]) -> list[Event]:
         """``events`` without a "looking again" said already for the same squares and reason

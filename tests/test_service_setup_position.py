@@ -410,3 +410,35 @@ def test_a_faint_set_up_board_never_overrules_the_configured_corner(tmp_path, ca
     assert c._calibrated
     assert c.watcher.calibration.orientation.corner_46 == 1
     assert not said(caplog, "does not fit the configured orientation")
+
+
+def test_a_set_up_game_over_before_the_board_stood_still_is_recorded_and_the_next_one_begins(
+        tmp_path, caplog):
+    """Art. 20a: a player with no pieces left has lost.  A king against two (the engine game
+    selfplay-42's start), White's 22-44 and Black's 45x43 played before the camera first saw
+    the board still (quick play, the bench's seed 1616008): the first still board has Black's
+    pieces only.  Learnt as the set-up position, White's colour came from the empty square his
+    king had left, the board read as no legal play explains, and nothing was recorded.  A side
+    of a few pieces that all look like empty squares is taken as gone: the two plies and the
+    result are recorded.  The board never showed White's colour, so the next game's position
+    is learnt afresh when it is set up, and that game begins."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    start = Position.from_fen("W:WK22:BK2,K45")
+    texts = ["22-44", "45x43"]
+    moves, pos = [], start
+    for text in texts:
+        moves.append(pos.parse_move(text))
+        pos = pos.play(moves[-1])
+    frames = list(game_frames(start, moves, fps=4, camera=CAMERA, style=Style(), lighting=Lighting(),
+                              seed=3, **clean(pause_s=1.0, end_s=2.0)))
+    late = next(i for i, f in enumerate(frames) if f.ply == 2 and not f.hand)
+    again = [replace(f, time=frames[-1].time + 0.25 * (i + 1))
+             for i, f in enumerate(frames_of(start, [], still_s=3.0))]
+    c, events = watch(tmp_path, frames[late:] + again, start=start, corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    [note] = said(caplog, "The game had begun before the board was seen still", logging.INFO)
+    assert "22-44 45x43" in note
+    [first] = c.store.games()[:1]
+    assert [m.text for m in c.store.moves(first.id)] == texts
+    assert c.store.scoresheet(first.id).result == "0-1"
+    assert c.game_id != first.id and c.arbiter.over is None and c.arbiter.game.start == start

@@ -181,11 +181,12 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
     any other shows its orientation.  `BoardNotFound` when there is no board;
     `CalibrationError` when a configured ``corner_46`` does not fit it or more than three dark
     squares clearly show another kind than ``board`` puts there (``strict``; else they learn
-    the kind they show)."""
+    the kind they show; a side of a few pieces that all look like empty squares is then taken
+    as gone from the board, `vision.squares.learn_references`).  A side ``board`` has no piece
+    of (a game over) learns no look, and is never read."""
     board = start_board() if board is None else dict(board)
-    if not any(p.color is WHITE for p in board.values()) or \
-            not any(p.color is BLACK for p in board.values()):
-        raise CalibrationError("calibrating needs pieces of both sides on the board")
+    if not board:
+        raise CalibrationError("calibrating needs pieces on the board")
     location = location or find_board(frame)
     pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
     view = board_view(frame, location, pose, man_height or 0.2)
@@ -196,7 +197,8 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
                 "corner must be a dark square's")
-        colours, odd = learn_references(view, _layout(orientation, board), dark_parity)
+        colours, odd = learn_references(view, _layout(orientation, board), dark_parity,
+                                        absent=not strict)
     else:
         # The two rotations that fit the dark squares differ by a half turn.  A board that looks
         # the same turned (the start position) only swaps the sides: the convention (the
@@ -209,7 +211,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             o = Orientation(k)
             if o.dark_parity == dark_parity:
                 layout = _layout(o, board)
-                colours, odd = learn_references(view, layout, dark_parity)
+                colours, odd = learn_references(view, layout, dark_parity, absent=not strict)
                 lighter = colours.white_piece[0] > colours.black_piece[0]
                 against = symmetric and lighter != white_is_lighter
                 fits.append((len(odd) > 3, against, _misfit(view, layout, dark_parity, colours), k,

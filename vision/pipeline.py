@@ -314,6 +314,17 @@ class BoardWatcher:
         finally:
             self.calibration, self._location, self._pose, self._size, self._anchor = before
 
+    @property
+    def sides_unseen(self) -> bool:
+        """Whether the calibration learnt no look for a side's pieces (the board it was learnt
+        from had none of them: a game over before the camera saw it still): that side is never
+        read until the board is learnt again."""
+        from vision.colours import BLACK_PIECE, WHITE_PIECE
+
+        cells = None if self.calibration is None else self.calibration.colours.cells
+        return cells is not None and not all(cells.seen[..., k].any()
+                                             for k in (WHITE_PIECE, BLACK_PIECE))
+
     def king_limits(self) -> str | None:
         """Why kings cannot be told from men surely from where the camera stands, with the fix
         (`vision.kings.limit_warning`, naming the squares nearest the camera's foot where the

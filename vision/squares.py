@@ -480,7 +480,7 @@ _EMPTY_LIKE = 3.0
 
 
 def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
-                 washed: np.ndarray) -> np.ndarray:
+                 washed: np.ndarray, absent: bool = False) -> np.ndarray:
     """The dark cells ``layout`` gives a piece whose top (brought to the board's typical light)
     looks like the empty dark squares', when they are a minority of their class: their class
     colour is learnt without them (they are then read as odd).  A board a move on from the
@@ -488,7 +488,11 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
     the board still) puts an empty square among few pieces: the median of two, a king's top
     and an empty square's, was a colour half way, and the moved king's new square and its old
     one both read as that class (the arbiter never saw the move, then misread both squares for
-    the rest of the game).  The empty squares are the many: their colour is sure."""
+    the rest of the game).  The empty squares are the many: their colour is sure.
+
+    ``absent``: a side of at most `_ABSENT_MOST` pieces every one of which looks empty may be
+    gone from the board (captured, the game over before the camera saw it still): those cells
+    are left out too, and the class is learnt from none (`_ABSENT_COLOUR`)."""
     dark = ~light & ~washed
     empty = dark & (layout == EMPTY)
     out = np.zeros(layout.shape, dtype=bool)
@@ -500,9 +504,17 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
         cls = dark & (layout == k)
         like = cls & (z <= _EMPTY_LIKE)
         n, m = np.count_nonzero(cls), np.count_nonzero(like)
-        if 0 < m <= max(1, n // 3) and m < n:
+        if 0 < m <= max(1, n // 3) and m < n or absent and 0 < m == n <= _ABSENT_MOST:
             out |= like
     return out
+
+
+#: A side of at most this many pieces, every one of which looks like an empty square, may be
+#: gone from the board (`_looks_empty`).
+_ABSENT_MOST = 4
+#: The colour (Lab, 8-bit scale) of a class learnt from no cell: far outside any camera's
+#: colours, so no cell is ever read as it (a side gone from the board, `learn_references`).
+_ABSENT_COLOUR = np.array([1000.0, 1000.0, 1000.0])
 
 
 #: A cell read otherwise than the layout at calibration is odd (and learns the class it shows)
@@ -513,8 +525,8 @@ _ODD_CLEAR = 3.0
 _ODD_MARGIN = 10.0
 
 
-def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
-                     ) -> tuple[ColourModel, list[tuple[int, int]]]:
+def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
+                     absent: bool = False) -> tuple[ColourModel, list[tuple[int, int]]]:
     """A calibrated model from a view whose every cell's class ``layout`` (10, 10: `EMPTY`,
     `WHITE_PIECE`, `BLACK_PIECE`) gives, as in the start position.
 
@@ -524,7 +536,12 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     class, except the odd cells: read by their looks alone with the class colours (no class
     expected), those that clearly show another class than ``layout``'s are returned, and keep
     their top as the reference of the class they show.  Washed-out dark cells (`washed_out`)
-    learn nothing and tell nothing."""
+    learn nothing and tell nothing.
+
+    A side that ``layout`` gives no dark cell (or, ``absent``, only a few that all look empty:
+    gone from the board, `_looks_empty`) has no look to learn: its class colour is
+    `_ABSENT_COLOUR`, and no cell is read as it (`ColourModel.cells.seen` tells it was never
+    seen)."""
     light = view.parity != dark_parity
     washed = washed_out(view)
     level = np.where(light, view.top[..., 0] + L_OFFSET, np.nan)
@@ -533,12 +550,18 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     typical = relight(view.top, 1.0 / factor)
     colours, spread = np.zeros((3, 3)), np.zeros((3, 3))
     offset, offset_spread = np.zeros((3, 3)), np.zeros((3, 3))
-    looks_empty = _looks_empty(typical, layout, light, washed)
+    looks_empty = _looks_empty(typical, layout, light, washed, absent)
+    gone = np.zeros(layout.shape, dtype=bool)  # the cells of a side gone from the board
     for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
         sel = (layout == k) & ~light
         if np.count_nonzero(sel & ~washed) >= 3:
             sel &= ~washed
         sel &= ~looks_empty
+        if not sel.any():  # a side gone from the board: never read
+            gone |= (layout == k) & ~light & looks_empty
+            colours[k], spread[k] = _ABSENT_COLOUR, np.full(3, _MIN_SPREAD)
+            offset[k], offset_spread[k] = np.zeros(3), np.full(3, _MIN_SPREAD)
+            continue
         colours[k], spread[k] = _centre_spread(typical[sel])
         offset[k], offset_spread[k] = _centre_spread((view.top - view.floor)[sel])
     predicted = relight(colours[None, None], factor[..., None])
@@ -562,9 +585,10 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int
     # otherwise but unclearly (a faint set-up in a dim room, a glare, a shade) learns the
     # layout's class, the best guess there.
     clear = (shown <= _ODD_CLEAR ** 2) & (fit[..., -1] - fit[..., -2] >= _ODD_MARGIN)
-    odd_cells = (best != layout) & clear & ~light & ~washed
+    odd_cells = (best != layout) & clear & ~light & ~washed | gone
     odd = [(int(r), int(c)) for r, c in np.argwhere(odd_cells)]
-    labels = np.where(washed & ~light, -1, np.where(odd_cells, best, layout))
+    labels = np.where(gone, EMPTY, np.where(washed & ~light, -1,
+                                            np.where(odd_cells, best, layout)))
     rims = view.rim
     empty = (labels == EMPTY) & ~light
     rim = float(rims[empty].max()) if np.count_nonzero(empty) >= 4 else None
