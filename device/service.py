@@ -122,6 +122,11 @@ CALIBRATE_FRAMES = 8
 #: companion that tried on every frame fell minutes behind the camera (the other renderer's
 #: lidraughts-10 at seed 8002: a 2-minute game took over 15 minutes).
 CALIBRATE_RETRY_S = 0.5
+#: A board learnt with something held still over squares from its edge (a hand resting on the
+#: board, `Calibration.covered`) is learnt again on a later still picture, for this long (s):
+#: the squares under the hand learnt its look (a hand resting over a corner at the start: two
+#: empty squares read as White's all game, and not one move was recorded).  Then it is taken.
+COVERED_WAIT_S = 4.0
 #: A still board differing from the start position on at most this many squares may be a game
 #: begun before the board was seen still (`Companion._begun`): six plies' moves and captures.
 BEGUN_SQUARES = 16
@@ -366,6 +371,7 @@ class Companion:
         self._begun_readings: list[Settled] = []
         self._set_up_hinted = False
         self._next_game = False  # learning the next game's board after a game over
+        self._covered_since: float | None = None  # since when a hand lay still over it (`_covered`)
         self._left_said: int | None = None  # the game left on the board said so (`_say_left`)
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
@@ -470,6 +476,8 @@ class Companion:
                 return
             calibration, guessed = begun
         else:
+            if self._covered(calibration, now):
+                return
             if self._reads_otherwise(board):
                 # Learnt, but a few squares read surely otherwise than the position has them:
                 # misreads, or a move already played (an endgame of three kings whose first
@@ -483,6 +491,24 @@ class Companion:
                 else:
                     calibration, guessed = self._calibration(image, board, now)
         self._calibrated_as(calibration, guessed, board)
+
+    def _covered(self, calibration, now: float) -> bool:
+        """Whether to learn the board again later: something reaching in over its edge was held
+        still over squares in the picture ``calibration`` was learnt from, for less than
+        `COVERED_WAIT_S` so far.  Said once."""
+        if not calibration.covered:
+            self._covered_since = None
+            return False
+        squares = ", ".join(map(str, calibration.covered))
+        if self._covered_since is None:
+            self._covered_since = now
+            self._note(f"Something lies over squares {squares} (a hand?): waiting for it to go "
+                       "before learning the board")
+        if now - self._covered_since < COVERED_WAIT_S - 1e-9:
+            return True
+        self._note(f"Learning the board although something still lies over squares {squares}",
+                   logging.WARNING)
+        return False
 
     def _calibrated_as(self, calibration, guessed: bool, board) -> None:
         """The watcher is calibrated (``calibration``; ``guessed``: square 46's corner is the

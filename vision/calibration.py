@@ -24,7 +24,8 @@ from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distanc
 from vision.kings import KingCalibration, KingEvidence, calibrate, king_evidence
 from vision.locate import BoardLocation, find_board
 from vision.pose import Pose, estimate_pose
-from vision.squares import BoardView, board_view, learn_references, square_colours
+from vision.squares import (BoardView, board_view, covered_cells, learn_references,
+                             square_colours)
 
 #: Image corner index (TL, TR, BR, BL) of square 46's corner, per rotation.
 _CORNER_OF_ROTATION = (3, 0, 1, 2)
@@ -81,6 +82,9 @@ class Calibration:
     empty_ref: np.ndarray | None = None  # (10, 10, 3) each cell's top sample when empty (the
     # colour model's own references, `vision.colours.CellReferences`, in the calibration light)
     kings: KingCalibration | float = 0.0  # the king measurement's calibration
+    # the squares something reaching in over the board's edge covered in the calibration frame
+    # (`vision.squares.covered_cells`: a hand held still there); their looks are not its own
+    covered: tuple[int, ...] = ()
 
     def turned(self) -> "Calibration":
         """This calibration for the board turned half round with the sides swapped: the same
@@ -236,5 +240,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
         man_height, kings = _fit_heights(ev, pose, men)
     else:
         kings = 0.0
-    cal = Calibration(location, orientation, colours, man_height, empty_ref, kings)
+    covered = covered_cells(view, dark_parity)
+    cal = Calibration(location, orientation, colours, man_height, empty_ref, kings,
+                      tuple(sq for sq in range(1, 51) if covered[cells[sq - 1]]))
     return cal, pose

@@ -272,6 +272,54 @@ def washed_out(view: BoardView) -> np.ndarray:
     return (view.top[..., 0] >= _WASHED_L) & (view.floor[..., 0] >= _WASHED_L)
 
 
+#: A light cell whose top's colour lies this many of the light squares' robust spreads (in the
+#: a*b* plane) from theirs, or whose lightness lies `_COVER_L` of theirs from it, shows
+#: something over it (`covered_cells`): no piece ever stands on a light square.
+_COVER_AB = 6.0
+_COVER_L = 8.0
+
+
+def covered_cells(view: BoardView, dark_parity: int) -> np.ndarray:
+    """(10, 10) the cells something reaching in over the board's edge covers in this picture:
+    a hand or an arm held still over the squares, seen in a still picture with nothing to
+    compare it with.  No piece stands on a light square, and the light squares look alike: the
+    light cells whose floors look unlike theirs (`_COVER_AB`, `_COVER_L`; washed-out ones tell
+    nothing) in groups that reach the board's edge (8-connected, a gap of one cell bridged: a
+    hand covers squares in a patch, and comes from outside), and the dark cells beside them.
+    A light cell is judged by its floor (a piece on the next square, seen from a steep camera,
+    leans over a light square's top sample, never over its floor: the labelled real photos
+    showed "covered" squares beside every piece by their tops).  A lone odd light square
+    inside the board (a glare) is none: it does not reach the edge."""
+    light = (view.parity != dark_parity) & ~washed_out(view)
+    out = np.zeros((10, 10), dtype=bool)
+    if np.count_nonzero(light) < 20:
+        return out
+    ab = view.floor[..., 1:]
+    centre = np.median(ab[light], axis=0)
+    d = np.linalg.norm(ab - centre, axis=-1)
+    spread = max(float(np.median(d[light])) * 1.4826, 1.5)
+    lum = view.floor[..., 0]
+    lum_centre = float(np.median(lum[light]))
+    lum_spread = max(float(np.median(np.abs(lum[light] - lum_centre))) * 1.4826, 2.0)
+    odd = light & ((d >= _COVER_AB * spread) | (np.abs(lum - lum_centre) >= _COVER_L * lum_spread))
+    if not odd.any():
+        return out
+    # groups: odd light cells within two cells of each other (diagonal neighbours are light too)
+    near = cv2.dilate(odd.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    count, groups = cv2.connectedComponents(near.astype(np.uint8), connectivity=8)
+    rim = np.zeros((10, 10), dtype=bool)
+    rim[[0, -1], :] = rim[:, [0, -1]] = True
+    for g in range(1, count):
+        member = (groups == g) & odd
+        if (member & rim).any():
+            out |= member
+    if not out.any():
+        return out
+    beside = cv2.dilate(out.astype(np.uint8), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]],
+                                                          np.uint8)) > 0
+    return out | (beside & (view.parity == dark_parity))
+
+
 def _light_field(values: np.ndarray) -> np.ndarray:
     """(10, 10) median of the finite ``values`` in each cell's 3x3 neighbourhood (NaN where
     there are none)."""
