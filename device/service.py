@@ -1005,8 +1005,8 @@ class Companion:
 
     def _learn_next_board(self) -> None:
         """The game is over and the watcher cannot read a side: it learns the board again from
-        the next game's position (the configured start, a set-up one or the start position)
-        once it stands still; the first board it then settles begins that game (`_judge`)."""
+        the next game's position (the configured start: a set-up one or the start position)
+        once it stands still, and that game begins as it is learnt (`_calibrated_as`)."""
         self._new_watcher()
         self._calibrate_board = None if self.start == Position.start() else self.start.pieces()
         self._set_up_hinted = True  # the game is over: no hint about giving a position
