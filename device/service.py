@@ -367,8 +367,9 @@ class Companion:
         # (kinds apart, still picture): of the still pictures that showed a set-up position
         # too faintly to be sure, the one that showed it best (`_calibration`)
         self._set_up_best: "tuple[float, np.ndarray] | None" = None
-        # the readings of a game begun before the board was seen still (`_begun`), for the arbiter
-        self._begun_readings: list[Settled] = []
+        # a game begun before the board was seen still (`_begun`): the arbiter that found its
+        # moves, and what it recorded, for the game (`_caught_up`)
+        self._begun_trial: "tuple[Arbiter, list[Event]] | None" = None
         self._set_up_hinted = False
         self._next_game = False  # learning the next game's board after a game over
         self._covered_since: float | None = None  # since when a hand lay still over it (`_covered`)
@@ -416,12 +417,11 @@ class Companion:
                 settled = None
             else:
                 settled = self.watcher.feed(frame.image, frame.time) or self.watcher.offered()
-                if settled is None and self._begun_readings:  # a game begun before it was seen
-                    settled = self._begun_readings.pop(0)
         finally:
             self.stats.vision_s += time.perf_counter() - t0
         watcher = self.watcher
-        events = self._commands(frame.time)
+        events = self._caught_up() if self._begun_trial is not None and self._calibrated else []
+        events.extend(self._commands(frame.time))
         if not calibrating and watcher is self.watcher:  # (a command may begin a new game)
             if settled is None and self._retry_at is not None and frame.time >= self._retry_at \
                     and not self.watcher.hand_present and not self.watcher.moving:
@@ -605,8 +605,9 @@ class Companion:
         the readings as the recorded game's would (`Arbiter.observe`: legal play from the
         game's position, `RECOVERY_PLIES` at most, `STALL_PLIES` once read four times, several
         readings for a long line).  When it records the moves, the board is learnt as the
-        position they give (its own looks, no square learnt wrong), and the readings go to the
-        game's arbiter, which records them with a scoresheet note that they were caught up.
+        position they give (its own looks, no square learnt wrong), and the trial arbiter becomes
+        the game's (`_caught_up`): the moves are recorded with a scoresheet note that they were
+        caught up.
         None when no line of legal moves explains the board (another position: a problem set
         up, the pieces still being placed), or it cannot be read.  Waiting for the start
         position was for ever: not one move was recorded."""
@@ -623,11 +624,11 @@ class Companion:
                               for k in range(parts)]
         where = self._configured_location(image)
         trial = Arbiter(self.arbiter.game.copy())
+        recorded: list[Event] = []
         if trial.over is not None or self.arbiter.pending is not None:
             return None
         expected = board if board is not None else Position.start().pieces()
         base = trial.game.ply
-        readings = []
         corners = set()
         by_board = None  # reads with the corner the board shows, when the configured one misfits
         try:
@@ -647,8 +648,7 @@ class Companion:
                               for sq in range(1, 51))
                 if changed > BEGUN_SQUARES:
                     return None
-                readings.append(obs)
-                trial.observe(Settled(obs, (), now))
+                recorded.extend(trial.observe(Settled(obs, (), now)))
                 if trial.game.ply > base or trial.pending is not None or trial.over is not None:
                     break
         except (BoardNotFound, CalibrationError):
@@ -684,10 +684,11 @@ class Companion:
                 START_KINDS_APART if board is None else SET_UP_KINDS_APART)
         if _kinds_apart(calibration.colours, trial.expected_board()) < need:
             return None
-        # read again with the looks learnt for the board as it stands, as many times as the
-        # trial needed, for the game's arbiter (one a frame, before the board goes on)
-        self._begun_readings = [Settled(self.watcher.read(picture, now), (), now)
-                                for picture in pictures[:len(readings)]]
+        # the trial's verdict is the game's: read again with the looks learnt for the board as
+        # it stands, the readings were judged otherwise by the game's arbiter (a set-up endgame
+        # played out under a glare: the trial found the three plies, the game's arbiter, the
+        # emptied square now read surely, named a king's move and a piece taken off, Art. 27b)
+        self._begun_trial = (trial, [e for e in recorded if not isinstance(e, LookAgain)])
         played = " ".join(trial.game.move_texts()[base:])
         when = ("went on while the companion was off" if self.resumed else
                 "had begun before the board was seen still in "
@@ -1049,10 +1050,27 @@ class Companion:
         """The arbiter's judgement of a settled board, in the orientation the game shows
         (`_oriented`)."""
         events = list(self.arbiter.observe(self._oriented(settled)))
+        self._moves_confirm_orientation()
+        return events
+
+    def _moves_confirm_orientation(self) -> None:
         if self._orientation_guessed and self.arbiter.game.ply > 0:
             # a move confirmed the convention's guess (a take-back does not undo that)
             self._orientation_guessed = False
             self._save_corner(self.watcher.calibration.orientation.corner_46)
+
+    def _caught_up(self) -> list[Event]:
+        """The moves of a game begun before the board was seen still (`_begun`), found by an
+        arbiter of their own on the game's record: that arbiter becomes the game's, and what it
+        recorded (the moves, with the scoresheet's note that they were caught up) is stored,
+        said and shown; the watcher learns the board as the game has it."""
+        assert self._begun_trial is not None
+        trial, events = self._begun_trial
+        self._begun_trial = None
+        self.arbiter = trial
+        self._moves_confirm_orientation()
+        self._dispatch(events)
+        self._confirm([])
         return events
 
     def _confirm(self, unclear: list[Event]) -> None:

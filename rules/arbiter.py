@@ -588,8 +588,22 @@ class Arbiter:
         arbiter is unsure) whose changed squares all read as the line has them, if only likely
         (`LIKELY_KIND`: a low-contrast set in a dim room, a square never yet seen empty), is
         not looked at again for ever: the line is the only one that explains it far better than
-        any other (`Scorer`), and every reading since said the same."""
+        any other (`Scorer`), and every reading since said the same; so is one read unsurely as
+        a piece of a side whose every piece is read surely elsewhere (no side gains a piece:
+        the reading cannot be true)."""
         patient = count >= PATIENT_READINGS and isinstance(changed, dict)
+        have = {color: sum(p.color is color for p in self.position.pieces().values())
+                for color in Color}
+
+        def impossible(sq: int, got: Piece | None) -> bool:
+            # read unsurely as a piece of a side whose every piece is read surely elsewhere:
+            # no side ever gains a piece, so no legal play nor irregular move puts one there
+            # (a set-up king's square emptied under a glare, read "White's" at 0.53 beside
+            # White's two kings read surely: the game was looked at again for ever, and lost)
+            return got is not None and have[got.color] <= sum(
+                1 for other in range(1, 51) if other != sq
+                for r in (obs.reading(other),)
+                if sure_of_kind(r) and r.content is not None and r.content.color is got.color)
 
         def doubtful(sq: int) -> bool:
             r = obs.reading(sq)
@@ -598,8 +612,9 @@ class Arbiter:
             if not patient or r.occluded:
                 return True
             want, got = changed[sq], r.content
-            return (None if want is None else want.color) != (None if got is None else got.color) \
-                or r.kind_confidence < LIKELY_KIND
+            if (None if want is None else want.color) != (None if got is None else got.color):
+                return not impossible(sq, got)
+            return r.kind_confidence < LIKELY_KIND
 
         unsure = tuple(sq for sq in sorted(changed) if doubtful(sq))
         if unsure:

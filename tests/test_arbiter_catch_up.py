@@ -652,3 +652,40 @@ def test_seven_plies_missed_at_blitz_are_caught_up_from_boards_each_read_once_ar
         events = arb.observe(settled(board(ply, game)))
         assert not of(events, Irregularity), [str(e) for e in events]
     assert arb.game.move_texts() == game.move_texts()[:end]
+
+
+def test_a_square_read_unsurely_as_a_piece_its_side_cannot_have_is_no_doubt_art_22():
+    """Art. 22 (every move recorded), Art. 20a (no pieces: lost).  A king against two set up
+    (the bench's selfplay-40 at seed 1818005), played out before the camera saw the board still:
+    21-3 46-23 3x43.  Under a glare the emptied 21 reads "White's man" at 0.53 on every reading,
+    beside White's two kings read surely on 35 and 43.  White had two pieces and no side ever
+    gains one, so no move, legal or not, puts a third there: the reading is no doubt about the
+    line that explains every sure square.  It was looked at again for ever and the game lost; the
+    moves are recorded, with the route the board cannot tell (21-27 46-32 27x43 gives it too)
+    said on the scoresheet."""
+    start = Position.from_fen("W:WK21,K35:BK46")
+    arb = Arbiter(Game(start=start))
+    after = {35: Piece(WHITE, True), 43: Piece(WHITE, True)}
+    glare = {21: SquareReading(Piece(WHITE), 0.53)}
+    events = []
+    for k in range(STALL_READINGS):
+        events.extend(arb.observe(settled(after, readings=glare, time=float(k))))
+        if arb.over is not None:
+            break
+    assert not of(events, Irregularity), [str(e) for e in events]
+    assert arb.game.positions[-1].pieces() == after and arb.game.ply == 3
+    assert arb.over is not None and "1-0" in str(arb.over)
+    assert any(ROUTE_UNSEEN in e.text for e in of(events, ScoresheetComment))
+
+
+def test_a_square_read_unsurely_as_a_piece_its_side_may_have_is_still_looked_at_art_22():
+    """The same board read with Black's king unsure on 21 instead: Black had a king, so that
+    reading may be true (a move nobody saw put it there) and is looked at again, never
+    explained away."""
+    start = Position.from_fen("W:WK21,K35:BK46")
+    arb = Arbiter(Game(start=start))
+    after = {35: Piece(WHITE, True), 43: Piece(WHITE, True)}
+    for k in range(STALL_READINGS):
+        events = arb.observe(settled(after, readings={21: SquareReading(Piece(BLACK), 0.53)},
+                                     time=float(k)))
+    assert arb.game.ply == 0 and arb.over is None
