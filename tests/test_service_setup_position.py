@@ -80,6 +80,33 @@ def assert_recorded_from_the_set_up(pdn: str) -> None:
     assert read.game.start == SETUP and read.game.move_texts() == TEXTS
 
 
+def parsed(start: Position, texts: list[str]) -> list:
+    """The moves ``texts`` played from ``start``."""
+    moves, pos = [], start
+    for text in texts:
+        moves.append(pos.parse_move(text))
+        pos = pos.play(moves[-1])
+    return moves
+
+
+def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
+                lighting: Lighting) -> list[GameFrame]:
+    """A game of `bench.system_accuracy` redrawn: the scene's camera, style and lighting as it
+    drew them from ``seed`` (given here, so that the test does not depend on the bench), and the
+    camera's behaviour and the players' pace drawn from the seed as `RenderedSource` draws them
+    (a real camera, quick play), with its spectators' shades, at 10 frames a second."""
+    import numpy as np
+
+    from renderer.sensor import CameraBehaviour
+    from renderer.sequence import SPECTATOR_SHARE, Pace
+
+    pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
+    behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
+    return list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
+                            seed=seed, jitter=0.3, touches=0.3, behaviour=behaviour, pace=pace,
+                            end_s=pace.pause_s[1] + 3.0, spectators=SPECTATOR_SHARE))
+
+
 # -- through the companion -----------------------------------------------------------------------
 
 def test_a_game_from_a_set_up_position_is_recorded_from_it(tmp_path, setup_frames, caplog):
@@ -454,18 +481,10 @@ def test_a_hand_resting_over_squares_is_not_learnt_as_the_board(tmp_path, caplog
     not one move was recorded.  Something reaching in over the board's edge is told in a still
     picture by the light squares it covers (no piece stands on one): the board is learnt once it
     has gone, and the game is recorded."""
-    import numpy as np
-
-    from renderer.sensor import CameraBehaviour
-    from renderer.sequence import Pace
-
     caplog.set_level(logging.INFO, logger="device.service")
     start = Position.from_fen("W:WK26,K29:BK47")
     texts = ["29-18", "47-20", "18-23", "20-3"]
-    moves, pos = [], start
-    for text in texts:
-        moves.append(pos.parse_move(text))
-        pos = pos.play(moves[-1])
+    moves = parsed(start, texts)
     seed = 1818006
     camera = Camera(tilt_deg=4.42, yaw_deg=44.0, roll_deg=2.83, distance_mm=850.7, fov_deg=72.6,
                     k1=-0.081, k2=0.027, look_dx_mm=25.5, look_dy_mm=-4.7)
@@ -477,11 +496,7 @@ def test_a_hand_resting_over_squares_is_not_learnt_as_the_board(tmp_path, caplog
                         white_balance=(0.98, 0.96, 0.963), shadow=0.38, light_azimuth_deg=331.0,
                         light_elevation_deg=81.0, noise=0.0, blur=0.71, jpeg_quality=None,
                         sheen=0.115)
-    pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
-    frames = list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
-                              seed=seed, jitter=0.3, touches=0.3,
-                              behaviour=CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A])),
-                              pace=pace, end_s=pace.pause_s[1] + 2.0))
+    frames = bench_scene(start, moves, seed, camera, style, lighting)
     assert any(f.hand and f.ply == 0 and {26, 36, 46} & set(f.occluded) for f in frames)
     c, events = watch(tmp_path, frames, start=start, corner_46=frames[0].corner_46)
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
