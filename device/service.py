@@ -623,7 +623,7 @@ class Companion:
         pictures = [image] + [mean_frame(frames[len(frames) * k // parts:len(frames) * (k + 1) // parts])
                               for k in range(parts)]
         where = self._configured_location(image)
-        trial = Arbiter(self.arbiter.game.copy())
+        trial = Arbiter(self.arbiter.game.copy(), unseen=True)
         recorded: list[Event] = []
         if trial.over is not None or self.arbiter.pending is not None:
             return None
@@ -1068,6 +1068,7 @@ class Companion:
         trial, events = self._begun_trial
         self._begun_trial = None
         self.arbiter = trial
+        trial.unseen = False  # watched from now on
         self._moves_confirm_orientation()
         self._dispatch(events)
         self._confirm([])

@@ -218,6 +218,10 @@ class Arbiter:
     _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
     # judging a provisional board (`_provisional`): quick lines only, no irregular act searched
     _quick_only: bool = field(default=False, repr=False)
+    # the game went on where nobody saw it (begun before the camera first saw the board still,
+    # or while the companion was off): legal play, not one irregular act, is what explains a
+    # board several plies on (`_most`)
+    unseen: bool = False
 
     def __post_init__(self) -> None:
         self.over = self.game.position.outcome()
@@ -876,8 +880,10 @@ class Arbiter:
     def _most(self, trail: Trail, obs: Observation, most: int = RECOVERY_PLIES) -> int:
         """The most plies a reading may be on from the trail's ends: ``most`` (`RECOVERY_PLIES`),
         but only the quick allowance when a single irregular act from one of them explains it
-        (the irregularity is the likelier, and is named)."""
-        if any(self._single_act(state, obs) for state in trail.ends):
+        (the irregularity is the likelier, and is named), unless the game went on unseen
+        (``unseen``: players who were not watched played on, and a human arbiter arriving
+        writes down the legal moves that reach the board)."""
+        if not self.unseen and any(self._single_act(state, obs) for state in trail.ends):
             return min(QUICK_PLIES + trail.loose, most)
         return most
 

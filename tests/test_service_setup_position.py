@@ -33,7 +33,7 @@ from renderer.sequence import GameFrame
 
 from tests.conftest import DATA
 from tests.device_helpers import watch
-from tests.vision_helpers import moves_of
+from tests.vision_helpers import bench_scene, glare_scene, moves_of
 
 ROOT = Path(__file__).resolve().parents[1]
 #: An endgame set up (self-play game 43 of tests/data): a black king and four men against four
@@ -78,33 +78,6 @@ def assert_recorded_from_the_set_up(pdn: str) -> None:
     [read] = list(read_games(pdn))
     assert read.problem is None
     assert read.game.start == SETUP and read.game.move_texts() == TEXTS
-
-
-def parsed(start: Position, texts: list[str]) -> list:
-    """The moves ``texts`` played from ``start``."""
-    moves, pos = [], start
-    for text in texts:
-        moves.append(pos.parse_move(text))
-        pos = pos.play(moves[-1])
-    return moves
-
-
-def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
-                lighting: Lighting) -> list[GameFrame]:
-    """A game of `bench.system_accuracy` redrawn: the scene's camera, style and lighting as it
-    drew them from ``seed`` (given here, so that the test does not depend on the bench), and the
-    camera's behaviour and the players' pace drawn from the seed as `RenderedSource` draws them
-    (a real camera, quick play), with its spectators' shades, at 10 frames a second."""
-    import numpy as np
-
-    from renderer.sensor import CameraBehaviour
-    from renderer.sequence import SPECTATOR_SHARE, Pace
-
-    pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
-    behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
-    return list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
-                            seed=seed, jitter=0.3, touches=0.3, behaviour=behaviour, pace=pace,
-                            end_s=pace.pause_s[1] + 3.0, spectators=SPECTATOR_SHARE))
 
 
 # -- through the companion -----------------------------------------------------------------------
@@ -389,10 +362,7 @@ def test_a_few_kings_moved_before_the_board_stood_still_are_learnt_as_they_stand
     caplog.set_level(logging.INFO, logger="device.service")
     start = Position.from_fen("W:WK15,K24:BK26")
     texts = ["24-30", "26-17", "30-19", "17x20", "15x24"]
-    moves, pos = [], start
-    for text in texts:
-        moves.append(pos.parse_move(text))
-        pos = pos.play(moves[-1])
+    moves = moves_of(*texts, start=start)
     frames = list(game_frames(start, moves, fps=4, camera=CAMERA, style=Style(), lighting=Lighting(),
                               seed=3, **clean(pause_s=1.0)))
     late = next(i for i, f in enumerate(frames) if f.ply == 1 and not f.hand)
@@ -452,10 +422,7 @@ def test_a_set_up_game_over_before_the_board_stood_still_is_recorded_and_the_nex
     caplog.set_level(logging.INFO, logger="device.service")
     start = Position.from_fen("W:WK22:BK2,K45")
     texts = ["22-44", "45x43"]
-    moves, pos = [], start
-    for text in texts:
-        moves.append(pos.parse_move(text))
-        pos = pos.play(moves[-1])
+    moves = moves_of(*texts, start=start)
     frames = list(game_frames(start, moves, fps=4, camera=CAMERA, style=Style(), lighting=Lighting(),
                               seed=3, **clean(pause_s=1.0, end_s=2.0)))
     late = next(i for i, f in enumerate(frames) if f.ply == 2 and not f.hand)
@@ -484,7 +451,7 @@ def test_a_hand_resting_over_squares_is_not_learnt_as_the_board(tmp_path, caplog
     caplog.set_level(logging.INFO, logger="device.service")
     start = Position.from_fen("W:WK26,K29:BK47")
     texts = ["29-18", "47-20", "18-23", "20-3"]
-    moves = parsed(start, texts)
+    moves = moves_of(*texts, start=start)
     seed = 1818006
     camera = Camera(tilt_deg=4.42, yaw_deg=44.0, roll_deg=2.83, distance_mm=850.7, fov_deg=72.6,
                     k1=-0.081, k2=0.027, look_dx_mm=25.5, look_dy_mm=-4.7)
@@ -502,3 +469,27 @@ def test_a_hand_resting_over_squares_is_not_learnt_as_the_board(tmp_path, caplog
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert said(caplog, "Something lies over squares", logging.INFO)
     assert c.arbiter.game.move_texts() == texts
+
+
+def test_a_set_up_game_played_out_unseen_under_a_glare_is_recorded(tmp_path, caplog):
+    """Art. 20a, Art. 22: a king against two set up (the bench's selfplay-40 at seed 1818005,
+    its scene redrawn: a camera 43 degrees off vertical, a lamp's glare over the board), 21-3
+    46-23 3x43 played before the camera first saw the board still.  Learnt as the set-up
+    position, White's colour was the median of the king on 35 and the emptied 21 under the
+    glare, so 21 read "White's" unsurely and the empty 11 under the glare surely: no legal play
+    explained the board and nothing was recorded.  A cell of a side's pieces with the empty
+    squares' hue is an empty square lit otherwise; and play nobody watched is legal play, not a
+    king's move with a piece taken off (Art. 27b) that gives the same board: the three plies
+    and the result are recorded, with the route the board cannot tell said on the
+    scoresheet."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    start = Position.from_fen("W:WK21,K35:BK46")
+    moves = moves_of("21-3", "46-23", "3x43", start=start)
+    frames = glare_scene(start, moves)
+    late = next(i for i, f in enumerate(frames) if f.ply == 3 and not f.hand)
+    c, events = watch(tmp_path, frames[late:], start=start, corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert said(caplog, "The game had begun before the board was seen still", logging.INFO)
+    assert c.arbiter.game.positions[-1].pieces() == frames[-1].pieces
+    assert c.arbiter.over is not None and c.store.games()[0].result == "1-0"
+    assert "these moves were not seen one by one" in c.pdn()

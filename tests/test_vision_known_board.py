@@ -13,6 +13,7 @@ from vision.kings import KingCalibration
 from vision.pipeline import BoardWatcher, WatchConfig
 from renderer.render import Camera, Lighting, Renderer, Style, game_frames
 from tests.conftest import differs_on_opencv_46
+from tests.vision_helpers import glare_scene, moves_of
 
 #: A middle game with kings of both sides (asymmetric: it shows its own orientation).
 MIDDLE = {**{sq: Piece(BLACK) for sq in (2, 7, 8, 12, 13, 17, 19, 23, 24)},
@@ -176,3 +177,21 @@ def test_a_king_leaving_an_edge_square_under_a_low_lamp_settles_as_soon_as_the_h
     for ply, t, _, hand in settled:
         assert not hand, f"settled under a hand at {t:.1f} s"
         assert t - hand_left[ply] <= 1.0, (ply, t, hand_left[ply])
+
+
+def test_an_emptied_square_under_a_glare_teaches_its_side_nothing():
+    """A king against two set up (the system bench's selfplay-40 at seed 1818005, its scene
+    redrawn), played out before the camera saw the board still: the board holds White's kings on
+    35 and 43 only, and a lamp's glare lies over 11 and 21.  Read as the set-up position (White's
+    kings on 21 and 35), White's colour was the median of the king on 35 and the emptied 21 under
+    the glare, a colour half way with a spread as wide: the empty 11 under the glare read as
+    White's surely, and no legal play explained the board.  The emptied square has the empty
+    squares' hue, where White's kings are of another: it is an empty square lit otherwise, and
+    teaches White's colour nothing.  The board reads as it stands, surely."""
+    start = Position.from_fen("W:WK21,K35:BK46")
+    frames = glare_scene(start, moves_of("21-3", "46-23", "3x43", start=start))
+    still = next(f for f in frames if f.ply == 3 and f.settled)
+    watcher = BoardWatcher(WatchConfig(corner_46=still.corner_46))
+    obs, _ = watcher.reading_as(still.image, board=start.pieces())
+    assert {sq: p.color for sq, p in obs.board().items()} == {35: WHITE, 43: WHITE}
+    assert all(obs.reading(sq).kind_confidence > 0.95 for sq in (11, 21, 35, 43, 46))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from renderer.sequence import GameFrame
 from rules.move import Move
 from rules.position import Position
 from vision.kings import king_evidence
 from vision.locate import find_board
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.pose import estimate_pose
-from renderer.render import Camera, Lighting, Renderer, Style
+from renderer.render import Camera, Lighting, Renderer, Style, game_frames
 from vision.squares import board_view
 
 
@@ -40,9 +41,9 @@ def corner_error_squares(found: np.ndarray, truth: np.ndarray, any_rotation: boo
                for k in shifts) / side
 
 
-def moves_of(*texts: str) -> list[Move]:
-    """The moves written ``texts``, played in turn from the start position."""
-    pos, out = Position.start(), []
+def moves_of(*texts: str, start: Position | None = None) -> list[Move]:
+    """The moves written ``texts``, played in turn from ``start`` (the start position)."""
+    pos, out = start or Position.start(), []
     for text in texts:
         move = pos.parse_move(text)
         out.append(move)
@@ -68,3 +69,40 @@ def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
     ev = king_evidence(view, pose, np.ones((10, 10), dtype=bool), man_height=cal.man_height,
                        square_px=location.square_px, offset=cal.kings)
     return ev.separation
+
+
+def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
+                lighting: Lighting) -> list[GameFrame]:
+    """A game of `bench.system_accuracy` redrawn: the scene's camera, style and lighting as it
+    drew them from ``seed`` (given here, so that the test does not depend on the bench), and the
+    camera's behaviour and the players' pace drawn from the seed as `RenderedSource` draws them
+    (a real camera, quick play), with its spectators' shades, at 10 frames a second."""
+    import numpy as np
+
+    from renderer.sensor import CameraBehaviour
+    from renderer.sequence import SPECTATOR_SHARE, Pace
+
+    pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
+    behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
+    return list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
+                            seed=seed, jitter=0.3, touches=0.3, behaviour=behaviour, pace=pace,
+                            end_s=pace.pause_s[1] + 3.0, spectators=SPECTATOR_SHARE))
+
+
+def glare_scene(start: Position, moves) -> list[GameFrame]:
+    """The bench's selfplay-40 at seed 1818005 redrawn (`bench_scene`): a camera 43 degrees off
+    vertical, yellow-green kings for White, and a lamp's glare over the board's lower left."""
+    camera = Camera(tilt_deg=42.929, yaw_deg=74.521, roll_deg=11.029, distance_mm=1066.03,
+                    fov_deg=50.425, k1=-0.10705, k2=-0.01198, look_dx_mm=-24.399,
+                    look_dy_mm=3.826)
+    style = Style(light_square=(129, 197, 249), dark_square=(48, 69, 115), border=(20, 28, 94),
+                  table=(28, 50, 144), white_piece=(71, 236, 221), black_piece=(131, 36, 70),
+                  border_print=None, edge_line=None, border_mm=13.425, piece_diameter=0.8611,
+                  man_height=0.17393, side_shade=0.8107, piece_relief=0.59, piece_gloss=0.1726,
+                  square_grain=0.2603, table_grain=0.7869, texture_seed=136326898)
+    lighting = Lighting(gradient=0.49417, gradient_deg=19.398, vignette=0.15261,
+                        exposure=0.99959, white_balance=(0.96183, 1.05344, 0.93582),
+                        glare=0.54873, glare_xy=(0.40265, 0.59475), glare_radius=0.050466,
+                        shadow=0.20627, light_azimuth_deg=359.221, light_elevation_deg=59.938,
+                        noise=0.0, blur=0.85826, jpeg_quality=None, sheen=0.062)
+    return bench_scene(start, moves, 1818005, camera, style, lighting)

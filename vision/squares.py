@@ -527,10 +527,17 @@ def _centre_spread(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 _EMPTY_LIKE = 3.0
 
 
+#: A side some of whose pieces lie this many of the empty dark squares' spreads from their hue
+#: (a*b*) is of another hue (`_looks_empty`).
+_HUE_APART = 10.0
+
+
 def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
                  washed: np.ndarray, absent: bool = False) -> np.ndarray:
     """The dark cells ``layout`` gives a piece whose top (brought to the board's typical light)
-    looks like the empty dark squares', when they are a minority of their class: their class
+    looks like the empty dark squares' (or, for a side of another hue than theirs, has their
+    hue: a glare lightens an empty square, it does not colour it), when they are a minority of
+    their class: their class
     colour is learnt without them (they are then read as odd).  A board a move on from the
     position it is learnt as (an endgame set up, the first move played before the camera saw
     the board still) puts an empty square among few pieces: the median of two, a king's top
@@ -548,9 +555,14 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
         return out
     centre, spread = _centre_spread(typical[empty])
     z = np.linalg.norm((typical - centre) / spread, axis=-1)
+    hue = np.linalg.norm((typical[..., 1:] - centre[1:]) / spread[1:], axis=-1)
     for k in (WHITE_PIECE, BLACK_PIECE):
         cls = dark & (layout == k)
-        like = cls & (z <= _EMPTY_LIKE)
+        # a side whose pieces are of another hue than the empty squares: a cell of the empty
+        # squares' hue is one, whatever its lightness (under a glare: an emptied square read
+        # as the median of it and a king, and an empty square under the glare as that side)
+        other_hue = cls.any() and float(hue[cls].max()) >= _HUE_APART
+        like = cls & ((z <= _EMPTY_LIKE) | (other_hue & (hue <= _EMPTY_LIKE)))
         n, m = np.count_nonzero(cls), np.count_nonzero(like)
         if 0 < m <= max(1, n // 3) and m < n or absent and 0 < m == n <= _ABSENT_MOST:
             out |= like
