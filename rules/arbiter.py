@@ -303,13 +303,18 @@ class Arbiter:
                 # the piece of the open irregular move lifted off the square it was put on and
                 # not seen anywhere yet: on its way back (or to a legal square); nothing is said
                 return ()
-            if self.pending is None and _in_hand(obs, base, position.turn, settled.lifted):
+            held = None if self.pending is not None else _held(
+                obs, base, position.turn, tuple(settled.lifted) + tuple(self.touched))
+            if held is not None:
                 # one of the mover's pieces lifted (the camera saw its square empty under a
-                # hand) and gone, nothing else changed: it is in the mover's hand, held off the
+                # hand, on this board, or it was touched on an earlier one since the last move:
+                # a dim room at quick play, the lift seen on the board before, the man gone on
+                # this one)
+                # and gone, nothing else changed: it is in the mover's hand, held off the
                 # board where the camera does not see the hand (beyond the far edge); a move is
                 # not finished until the piece is released (Art. 16), and nothing is announced.
                 # It counts as touched (Art. 15).
-                self._touch(lifted)
+                self._touch(lifted + [held] if held not in lifted else lifted)
                 return ()
             if self.pending is None:
                 then_lifted = self._moved_then_lifted(obs, base, successors, settled.lifted)

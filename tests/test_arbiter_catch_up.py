@@ -592,6 +592,22 @@ def test_a_piece_held_off_the_board_is_a_move_not_finished_art_16():
     assert of(lost.observe(settled(held)), Irregularity)
 
 
+def test_a_piece_seen_lifted_on_the_board_before_and_then_gone_is_in_hand_art_16():
+    # A dim room at quick play (the system bench's lidraughts-6 at seed 1919008): the camera saw
+    # Black's man lifted on one still board (the hand over it, the man read back), and the next
+    # still board, the hand over the board placing it, read the man gone and nothing else: it
+    # was named Art. 27, "black's pieces disappeared".  The lift was seen since the last move:
+    # the man is in the mover's hand (Art. 16), nothing is said, and the move is recorded when
+    # it is put down.
+    arb = recorded_up_to(REAL, AT + 2)
+    held = dict(board(AT + 2))
+    del held[33]
+    assert arb.observe(settled(board(AT + 2), lifted=(33,))) == ()
+    assert arb.observe(settled(held)) == ()
+    assert 33 in arb.touched
+    assert texts(arb.observe(settled(board(AT + 3)))) == ["33-29"]
+
+
 def test_a_piece_held_off_the_board_counts_as_touched_art_15():
     # ... and it binds touch-move: put back, and another piece moved while it could move.
     arb = recorded_up_to(REAL, AT + 2)
