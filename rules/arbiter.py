@@ -159,6 +159,9 @@ SEVERAL_MOVES = 4
 #: dim room, two men under it read surely as empty squares, and a false Art. 27 was said, put
 #: right a third of a second later (`bench.system_accuracy`, lidraughts-14 at seed 202018).
 UNEXPLAINED = "no move nor any one irregular act gives this board: looking again to be sure"
+#: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
+#: (`Arbiter._under_a_hand`).
+UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
 #: The scoresheet's comment after moves recorded from a board several plies on.
 CAUGHT_UP = "not seen one by one: recorded from the still boards seen after them (caught up)"
 #: A board read this many times in a row whose changed squares read as a line has them, if only
@@ -316,6 +319,9 @@ class Arbiter:
                 # It counts as touched (Art. 15).
                 self._touch(lifted + [held] if held not in lifted else lifted)
                 return ()
+            under = self._under_a_hand(obs, base, settled.lifted)
+            if under:
+                return (LookAgain(self.game.ply, when, UNDER_A_HAND, under),)
             if self.pending is None:
                 then_lifted = self._moved_then_lifted(obs, base, successors, settled.lifted)
                 if then_lifted is not None:
@@ -398,6 +404,23 @@ class Arbiter:
                 break
             n += 1
         return n
+
+    def _under_a_hand(self, obs: Observation, base: dict[int, Piece], lifted: tuple[int, ...]
+                      ) -> tuple[int, ...]:
+        """The squares of two or more pieces gone, when nothing else changed and the camera saw
+        every one of them changing under a hand on the way to this board (``lifted``), on the
+        first reading of it: a hand may still lie over them, unseen (a dark hand over a dark
+        border in a dim room, still for one frame while carrying a man: the squares under it
+        read empty surely, and Art. 27 was named for pieces that stood).  A hand holds one
+        piece (`_held`); more gone are named once a reading after this one still shows them
+        gone (the service looks again).  Else ()."""
+        if self.pending is not None or self._read_in_a_row(obs) > 1:
+            return ()
+        changes = changes_between(base, _plain_reading(obs, base))
+        gone = tuple(sorted(sq for sq, now in changes.items() if now is None))
+        if len(gone) < 2 or len(gone) != len(changes) or not set(gone) <= set(lifted):
+            return ()
+        return gone
 
     def _moved_then_lifted(self, obs: Observation, base: dict[int, Piece],
                            successors: list[tuple[Move, Position]], lifted: tuple[int, ...]

@@ -608,6 +608,27 @@ def test_a_piece_seen_lifted_on_the_board_before_and_then_gone_is_in_hand_art_16
     assert texts(arb.observe(settled(board(AT + 3)))) == ["33-29"]
 
 
+def test_pieces_gone_under_a_hand_are_looked_at_again_then_named_art_27():
+    # A dark hand over a dark border in a dim room (the system bench's selfplay-3 at seed
+    # 1919013), still for one frame while carrying the man it lifted: the watcher took the
+    # board as still, and the squares under the hand read empty surely.  Two of the mover's men
+    # were gone, both seen changing under the hand: Art. 27 was named for men that stood.  A
+    # hand holds one piece; pieces gone from squares seen under a hand are looked at again
+    # first.  Once the hand has left the board reads right; if they are still gone on the next
+    # reading, the irregularity is named (Art. 27).
+    arb = recorded_up_to(REAL, AT + 2)
+    covered = dict(board(AT + 2))
+    for sq in (33, 38):
+        assert covered.pop(sq).color is WHITE
+    [look] = arb.observe(settled(covered, lifted=(33, 38)))
+    assert isinstance(look, LookAgain) and look.squares == (33, 38)
+    assert texts(arb.observe(settled(board(AT + 3), lifted=(33,)))) == ["33-29"]
+    taken = recorded_up_to(REAL, AT + 2)
+    assert of(taken.observe(settled(covered, lifted=(33, 38))), LookAgain)
+    [named] = of(taken.observe(settled(covered)), Irregularity)
+    assert named.kind.article == "Art. 27"
+
+
 def test_a_piece_held_off_the_board_counts_as_touched_art_15():
     # ... and it binds touch-move: put back, and another piece moved while it could move.
     arb = recorded_up_to(REAL, AT + 2)
