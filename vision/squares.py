@@ -272,7 +272,7 @@ def washed_out(view: BoardView) -> np.ndarray:
     return (view.top[..., 0] >= _WASHED_L) & (view.floor[..., 0] >= _WASHED_L)
 
 
-#: A light cell whose top's colour lies this many of the light squares' robust spreads (in the
+#: A light cell whose floor's colour lies this many of the light squares' robust spreads (in the
 #: a*b* plane) from theirs, or whose lightness lies `_COVER_L` of theirs from it, shows
 #: something over it (`covered_cells`): no piece ever stands on a light square.
 _COVER_AB = 6.0
@@ -537,8 +537,7 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
     """The dark cells ``layout`` gives a piece whose top (brought to the board's typical light)
     looks like the empty dark squares' (or, for a side of another hue than theirs, has their
     hue: a glare lightens an empty square, it does not colour it), when they are a minority of
-    their class: their class
-    colour is learnt without them (they are then read as odd).  A board a move on from the
+    their class: their class colour is learnt without them (they are then read as odd).  A board a move on from the
     position it is learnt as (an endgame set up, the first move played before the camera saw
     the board still) puts an empty square among few pieces: the median of two, a king's top
     and an empty square's, was a colour half way, and the moved king's new square and its old
@@ -564,7 +563,7 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
         other_hue = cls.any() and float(hue[cls].max()) >= _HUE_APART
         like = cls & ((z <= _EMPTY_LIKE) | (other_hue & (hue <= _EMPTY_LIKE)))
         n, m = np.count_nonzero(cls), np.count_nonzero(like)
-        if 0 < m <= max(1, n // 3) and m < n or absent and 0 < m == n <= _ABSENT_MOST:
+        if (0 < m <= max(1, n // 3) and m < n) or (absent and 0 < m == n <= _ABSENT_MOST):
             out |= like
     return out
 
