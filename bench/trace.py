@@ -4,7 +4,8 @@ When `bench.system_accuracy` reports a game that lost track (``lidraughts-14 (se
 fps ...)``), this replays the same scene through the real companion and prints, for every board
 the watcher settles, what the truth was at that moment (the ply, what the hand was doing) and
 every square read otherwise than the truth shows, with the reading's confidence, then the events
-the companion announced.  The first wrong square printed is usually the cause.
+the companion announced and the notes it logged (``note:``: the board found, moves caught up).
+The first wrong square printed is usually the cause.
 
     python -m bench.trace lidraughts-14 51024                  # the seed's own frame rate
     python -m bench.trace selfplay-56 71002 --inject           # with the bench's irregular move
@@ -19,6 +20,7 @@ as ``square:read/truth@confidence`` (``.`` empty, ``w b`` men, ``W B`` kings).
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -73,6 +75,17 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
 
     pipeline.BoardWatcher._settle = settle
     pipeline.BoardWatcher.offered = offered
+    now = [0.0]
+
+    class Notes(logging.Handler):  # what the companion says (board found, caught up, ...)
+        def emit(self, record: logging.LogRecord) -> None:
+            if now[0] >= start:
+                print(f"{now[0]:7.2f}   note: {record.getMessage()}", file=out)
+
+    notes, service_log = Notes(logging.INFO), logging.getLogger("device.service")
+    level = service_log.level
+    service_log.addHandler(notes)
+    service_log.setLevel(logging.INFO)
     try:
         frame = source.read()
         with tempfile.TemporaryDirectory() as tmp:
@@ -81,6 +94,7 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                                   start=game.start)
             companion.open_game()
             while frame is not None and frame.time <= stop:
+                now[0] = frame.time
                 truth = source.truth
                 events = companion.process(frame)
                 shown = frame.time >= start
@@ -112,6 +126,8 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
     finally:
         pipeline.BoardWatcher._settle = watcher_settle
         pipeline.BoardWatcher.offered = watcher_offered
+        service_log.removeHandler(notes)
+        service_log.setLevel(level)
     print(f"got:  {' '.join(got)}", file=out)
     return got
 
