@@ -624,9 +624,9 @@ class Companion:
                               for k in range(parts)]
         where = self._configured_location(image)
         trial = Arbiter(self.arbiter.game.copy(), unseen=True)
-        recorded: list[Event] = []
         if trial.over is not None or self.arbiter.pending is not None:
             return None
+        recorded: list[Event] = []  # what the trial said, for the game's record (`_caught_up`)
         expected = board if board is not None else Position.start().pieces()
         base = trial.game.ply
         corners = set()

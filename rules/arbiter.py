@@ -39,6 +39,7 @@ from __future__ import annotations
 import copy
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from rules import movegen
@@ -310,14 +311,13 @@ class Arbiter:
                 obs, base, position.turn, tuple(settled.lifted) + tuple(self.touched))
             if held is not None:
                 # one of the mover's pieces lifted (the camera saw its square empty under a
-                # hand, on this board, or it was touched on an earlier one since the last move:
+                # hand on this board, or it was touched on an earlier one since the last move:
                 # a dim room at quick play, the lift seen on the board before, the man gone on
-                # this one)
-                # and gone, nothing else changed: it is in the mover's hand, held off the
-                # board where the camera does not see the hand (beyond the far edge); a move is
-                # not finished until the piece is released (Art. 16), and nothing is announced.
-                # It counts as touched (Art. 15).
-                self._touch(lifted + [held] if held not in lifted else lifted)
+                # this one) and gone, nothing else changed: it is in the mover's hand, held off
+                # the board where the camera does not see the hand (beyond the far edge); a move
+                # is not finished until the piece is released (Art. 16), and nothing is
+                # announced.  It counts as touched (Art. 15).
+                self._touch(lifted + [held])  # (`_touch` keeps each square once)
                 return ()
             under = self._under_a_hand(obs, base, settled.lifted)
             if under:
@@ -624,18 +624,14 @@ class Arbiter:
         a piece of a side whose every piece is read surely elsewhere (no side gains a piece:
         the reading cannot be true)."""
         patient = count >= PATIENT_READINGS and isinstance(changed, dict)
-        have = {color: sum(p.color is color for p in self.position.pieces().values())
-                for color in Color}
-
-        def impossible(sq: int, got: Piece | None) -> bool:
-            # read unsurely as a piece of a side whose every piece is read surely elsewhere:
-            # no side ever gains a piece, so no legal play nor irregular move puts one there
-            # (a set-up king's square emptied under a glare, read "White's" at 0.53 beside
-            # White's two kings read surely: the game was looked at again for ever, and lost)
-            return got is not None and have[got.color] <= sum(
-                1 for other in range(1, 51) if other != sq
-                for r in (obs.reading(other),)
-                if sure_of_kind(r) and r.content is not None and r.content.color is got.color)
+        if patient:
+            # each side's pieces, and how many of them are read surely: a square read unsurely
+            # as a piece of a side whose every piece is read surely elsewhere cannot be right
+            # (no side ever gains a piece; a set-up king's square emptied under a glare, read
+            # "White's" at 0.53 beside White's two kings read surely, was looked at for ever)
+            have = Counter(p.color for p in self.position.pieces().values())
+            sure = Counter(r.content.color for sq in range(1, 51) for r in (obs.reading(sq),)
+                           if r.content is not None and sure_of_kind(r))
 
         def doubtful(sq: int) -> bool:
             r = obs.reading(sq)
@@ -645,7 +641,7 @@ class Arbiter:
                 return True
             want, got = changed[sq], r.content
             if (None if want is None else want.color) != (None if got is None else got.color):
-                return not impossible(sq, got)
+                return got is None or sure[got.color] < have[got.color]
             return r.kind_confidence < LIKELY_KIND
 
         unsure = tuple(sq for sq in sorted(changed) if doubtful(sq))
