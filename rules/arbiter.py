@@ -151,6 +151,11 @@ TAKING_OFF = "the capture is not finished: captured pieces still stand"
 TAKING_OFF_S = 1.5
 #: Captures of more pieces than this are not searched for men still being taken off (2^n boards).
 TAKING_OFF_MOST = 8
+#: A capture still being taken off is looked for up to this many plies on, the capture last
+#: (a quick reply, then the capture).  Longer lines come after the recovery's (`Arbiter._near`:
+#: a line of legal moves, then a capture still being taken off): searched here, three plies
+#: made up a king's move, a reply and a capture for an opponent's man moved (Art. 27a).
+TAKING_OFF_PLIES = 2
 #: A board that no single act explains with more squares changed than this may be several moves
 #: on: it is read `STALL_READINGS` times before it is named (`Arbiter._irregular`).
 SEVERAL_MOVES = 4
@@ -585,10 +590,12 @@ class Arbiter:
             if not decision.explained:
                 continue
             key = decision.accepted or _crowning_in_doubt(decision)
-            if key is None:
-                if decision.doubt:
+            if key is None and decision.doubt:
+                key = self._seen_placed(found, decision)
+                if key is None:
                     return (LookAgain(self.game.ply, when, "the reading fits more than one line of moves",
                                       decision.doubt),)
+            if key is None:
                 best = next(c.changes for c in candidates if c.key == decision.best)
                 tied = [found[c.key[1]] for c in candidates if c.changes == best and len(c.key) == 2]
                 passed = self._passed(tied)
@@ -651,6 +658,21 @@ class Arbiter:
         if not all(_supported(trail, plies, count) for trail, plies in stretches):
             return (LookAgain(self.game.ply, when, LONG_LINE, tuple(sorted(changed))),)
         return None
+
+    def _seen_placed(self, found: list[tuple[Line, "Trail", int]], decision) -> tuple | None:
+        """The likelier of two lines the reading cannot tell apart (a square between them read
+        unsurely) when the camera saw the pieces put down on the way as it, and not the other,
+        puts them (`_passed`): its key, else None.  The runner-up is never taken so, against
+        what the camera reads.  A low-contrast set at quick play: the king's 47-33, 19-23 and
+        33x13 were seen landing on 33, but the board after them, 23 read empty at 0.45, also
+        fitted 47-36 19-23 36-13 with 23 read wrongly, and the game's end was never recorded
+        (the other renderer's selfplay-50, seed 31003)."""
+        best, rival = decision.best, decision.runner_up
+        if best is None or rival is None or best[0] != "line" or rival[0] != "line" \
+                or best[1] == rival[1]:
+            return None
+        passed = self._passed([found[best[1]], found[rival[1]]])
+        return best if passed is found[best[1]] else None
 
     def _passed(self, tied: list[tuple[Line, "Trail", int]]) -> tuple[Line, "Trail", int] | None:
         """Of lines that give the same board (a transposition, or a piece's route: a man's 12-7
@@ -747,7 +769,9 @@ class Arbiter:
         recorded position only: an open irregular board is itself unsure (misread, perhaps),
         and another act on top of it would be a guess on a guess.  The fewest plies are
         taken, and only one such line: a board that is itself one irregular act from the last
-        board that fitted, or that two lines explain, is left to `_irregular` as it stands."""
+        board that fitted, or that two lines explain, is left to `_irregular` as it stands.  A
+        capture at the line's end whose men are still being taken off is waited on
+        (`_taking_off_pieces`), not named."""
         sure = self._sure(-1)
         longest = max(before + trail.plies + QUICK_PLIES + trail.loose
                       for root, _, before, trail, _ in trails if root is Root.RECORDED)
@@ -800,7 +824,11 @@ class Arbiter:
             events = list(self._play_line(line, None, when))
             if self.over is None:
                 self._keep(obs)
-                events.extend(self._irregular(obs, self._physical(self.position), when, []))
+                base = self._physical(self.position)
+                # a capture whose men are still being taken off is no act yet (Art. 23)
+                waiting = self._taking_off_pieces(Scorer(obs, base), self.position.successors(),
+                                                  base, when)
+                events.extend(waiting or self._irregular(obs, base, when, []))
             return tuple(events)
         return None
 
@@ -1073,18 +1101,27 @@ class Arbiter:
         The capture may be a reply to a move the camera never saw still (quick play: 23x34,
         then 39x10 at once, its men still standing; `bench.system_accuracy`, lidraughts-4 at
         seed 505030 named that board Art. 27).  With ``obs`` given and no irregularity open,
-        such a board is also looked for one ply on: the first move is recorded, the squares it
-        changes being read surely, and the capture is then waited on as above.
+        such a board is also looked for up to `TAKING_OFF_PLIES` on: the moves before the
+        capture are recorded, the squares they change being read surely, and the capture is
+        then waited on as above.
 
         None when the board is no such capture."""
         candidates: list[Candidate] = []
         for i, (move, after) in enumerate(successors):
             candidates.extend(_standing((i,), move, after, base))
-        two_ply = obs is not None and self.pending is None and not self._quick_only
-        if two_ply:
-            for i, (first, between) in enumerate(successors):
-                for j, (move, after) in enumerate(between.successors()):
-                    candidates.extend(_standing((i, j), move, after, base, between.pieces()))
+        if obs is not None and self.pending is None and not self._quick_only:
+            # the plies before the capture, never seen still: up to `TAKING_OFF_PLIES` in all
+            frontier = [((i,), between) for i, (_, between) in enumerate(successors)]
+            for _ in range(TAKING_OFF_PLIES - 1):
+                further = []
+                for path, between in frontier:
+                    if between.outcome() is not None:
+                        continue
+                    before = between.pieces()
+                    for j, (move, after) in enumerate(between.successors()):
+                        candidates.extend(_standing(path + (j,), move, after, base, before))
+                        further.append((path + (j,), after))
+                frontier = further
         decision = scorer.decide(_distinct(candidates))
         accepted = decision.accepted
         if accepted is None and decision.explained and decision.best is not None \
@@ -1099,18 +1136,23 @@ class Arbiter:
             self._taking_off = None
             return None
         plies, standing = accepted
-        if len(plies) == 2:
-            first, between = successors[plies[0]]
+        if len(plies) > 1:
             changed = next(c.changes for c in candidates if c.key == accepted)
             doubt = self._doubt(obs, changed, [], 0, when)
             if doubt is not None:
                 return doubt
-            breach = self._touch_breach(self.position, first, when)
+            line, position = [], self.position
+            for i in plies[:-1]:
+                line.append(position.successors()[i])
+                position = line[-1][1]
+            breach = self._touch_breach(self.position, line[0][0], when)
             if breach is not None:
                 return tuple(breach)
-            events = self._record(first, between, when)
-            if self.over is not None:
-                return tuple(events)
+            events = []
+            for move, after in line:
+                events.extend(self._record(move, after, when))
+                if self.over is not None:
+                    return tuple(events)
             base = self._physical(self.position)
             waiting = self._taking_off_pieces(Scorer(obs, base), self.position.successors(), base, when)
             return tuple(events) + (waiting or ())

@@ -249,6 +249,22 @@ def test_a_quick_reply_capture_still_taking_men_off_is_no_irregularity_art_23():
     assert irr.color is WHITE and "23 still stand" in irr.message
 
 
+def test_two_quick_moves_then_a_capture_still_taking_men_off_is_no_irregularity_art_23():
+    # Three plies with no still board between them (quick play): White's 43-38, Black's 21-27
+    # and White's 32x21, the first still board showing 27 still standing.  The two moves are
+    # recorded and the capture waited on (Art. 23), then recorded once its men are off; no Art.
+    # 27 is named for "a piece moved off its line" (the other renderer's selfplay-50, seed 31003:
+    # 47-33 19-23 33x13 named Art. 27d at once).
+    arb = arbiter("W:W32,41,43,48:B13,16,18,21")
+    standing = {43: None, 38: WM, 32: None, 21: WM, 27: BM}
+    events = arb.observe(seen(arb, standing, time=30.0))
+    assert [e.text for e in of(events, MovePlayed)] == ["43-38", "21-27"]
+    assert not of(events, Irregularity)
+    assert [(e.reason, e.squares) for e in of(events, LookAgain)] == [(TAKING_OFF, (27,))]
+    events = arb.observe(seen(arb, {32: None, 27: None, 21: WM}, time=30.6))
+    assert [e.text for e in of(events, MovePlayed)] == ["32x21"] and not of(events, Irregularity)
+
+
 def test_several_pieces_moved_reports_every_square():
     arb = arbiter()
     irr = irregularity(arb.observe(seen(arb, {31: None, 26: WM, 32: None, 27: WM})))
