@@ -173,6 +173,10 @@ def _turned(board: Mapping[int, Piece]) -> dict[int, Piece]:
     return {51 - sq: Piece(p.color.other, p.king) for sq, p in board.items()}
 
 
+#: Men's heights (squares) this close to the first guess (0.2) are read on the guess's view.
+_HEIGHT_SAME = 0.02
+
+
 def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                       white_is_lighter: bool = True, man_height: float | None = None,
                       location: BoardLocation | None = None,
@@ -228,8 +232,6 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             f"the calibration frame does not show {what} ({len(odd)} squares do not look like "
             "the rest of their kind): set up the pieces and calibrate again")
     cells = orientation.square_cells()
-    assert colours.cells is not None
-    empty_ref = colours.cells.mean[..., EMPTY, :]
     if man_height is None and not pose.top_down:
         occupied = np.zeros((10, 10), dtype=bool)
         men = np.zeros((10, 10), dtype=bool)
@@ -238,8 +240,18 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             men[cells[sq - 1]] = not piece.king
         ev = king_evidence(view, pose, occupied, man_height=0.2, square_px=location.square_px)
         man_height, kings = _fit_heights(ev, pose, men)
+        if man_height is not None and abs(man_height - 0.2) > _HEIGHT_SAME:
+            # The cells' references are learnt where every later frame is read: at the men's
+            # own height.  Learnt at the guess, the outline circles lay elsewhere than in play
+            # (a set 0.11 high: the empty cells' outline limit came out at 1.6 where play's
+            # frames showed 2-4 on empty squares, and empty squares were doubted as pieces).
+            view = board_view(frame, location, pose, man_height)
+            colours, _ = learn_references(view, _layout(orientation, board), dark_parity,
+                                          absent=not strict)
     else:
         kings = 0.0
+    assert colours.cells is not None
+    empty_ref = colours.cells.mean[..., EMPTY, :]
     covered = covered_cells(view, dark_parity)
     cal = Calibration(location, orientation, colours, man_height, empty_ref, kings,
                       tuple(sq for sq in range(1, 51) if covered[cells[sq - 1]]))
