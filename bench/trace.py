@@ -10,6 +10,7 @@ The first wrong square printed is usually the cause.
     python -m bench.trace lidraughts-14 51024                  # the seed's own frame rate
     python -m bench.trace selfplay-56 71002 --inject           # with the bench's irregular move
     python -m bench.trace lidraughts-2 81023 --from 55 --to 62 # a stretch of the game
+    python -m bench.trace selfplay-50 31003 --other-world --show 23  # square 23 on each board
 
 ``SEED`` is the game's seed as the bench prints it; ``--fps`` overrides the frame rate drawn
 from it; ``--inject`` plays the irregular move the bench injects in that game when run with
@@ -31,12 +32,13 @@ def _symbol(piece) -> str:
 
 
 def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start: float,
-          stop: float, out=sys.stdout, other_world: bool = False, frames: bool = False
-          ) -> list[str]:
+          stop: float, out=sys.stdout, other_world: bool = False, frames: bool = False,
+          show: tuple[int, ...] = ()) -> list[str]:
     """Replay the game; print the settled boards and events between ``start`` and ``stop``
     seconds; returns the moves recorded.  ``other_world``: the game as `bench.other_world`
     draws it (``seed`` its scene seed), not as `bench.system_accuracy` does.  ``frames``: also
-    one line per frame with the watcher's motion measures (`_frame_line`)."""
+    one line per frame with the watcher's motion measures (`_frame_line`).  ``show``: squares
+    whose readings are printed on every board, read right or not (with the alternative)."""
     import numpy as np
 
     import vision.pipeline as pipeline
@@ -109,12 +111,14 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                              f"{_symbol(board.get(sq))}@{obs.reading(sq).confidence:.2f}"
                              for sq in range(1, 51)
                              if obs.reading(sq).content != board.get(sq)]
+                    shown_squares = [_reading(sq, obs.reading(sq)) for sq in show]
                     hand = truth.hand_over_board if other_world else truth.hand
                     kind = "passing " if s.provisional else "settled "
                     print(f"{frame.time:7.2f} {kind} truth ply {truth.ply} ({truth.phase}"
                           f"{', hand over the board' if hand else ''}); lifted "
                           f"{list(s.lifted)} placed {list(s.placed)}; read otherwise: "
-                          f"{' '.join(wrong) or 'nothing'}", file=out)
+                          f"{' '.join(wrong) or 'nothing'}"
+                          f"{'; shown ' + ' '.join(shown_squares) if show else ''}", file=out)
                 settled.clear()
                 for e in events if shown else ():
                     if type(e).__name__ != "CountersChanged":
@@ -130,6 +134,14 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
         service_log.setLevel(level)
     print(f"got:  {' '.join(got)}", file=out)
     return got
+
+
+def _reading(sq: int, reading) -> str:
+    """``square:read@confidence`` and the alternative, when the reading has one."""
+    text = f"{sq}:{_symbol(reading.content)}@{reading.confidence:.2f}"
+    if reading.confidence >= 1.0 or isinstance(reading.alternative, str):
+        return text
+    return f"{text}(or {_symbol(reading.alternative)})"
 
 
 def _frame_line(time: float, watcher, truth, other_world: bool) -> str:
@@ -165,12 +177,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--frames", action="store_true",
                     help="one line per frame: the watcher's motion measures and the truth")
     ap.add_argument("--to", dest="stop", type=float, default=float("inf"), metavar="SECONDS")
+    ap.add_argument("--show", default="", metavar="SQUARES",
+                    help="squares whose readings are printed on every board (e.g. 23,28)")
     args = ap.parse_args(argv)
+    try:
+        show = tuple(int(sq) for sq in args.show.split(",") if sq.strip())
+    except ValueError:
+        ap.error(f"--show takes square numbers separated by commas, not {args.show!r}")
+    if any(not 1 <= sq <= 50 for sq in show):
+        ap.error("--show takes squares 1 to 50")
     if args.name not in _games():
         ap.error(f"no game {args.name}: names are lidraughts-1..15, selfplay-1..62")
     fps = args.fps or (other_world.game_fps(args.seed) if args.other_world else game_fps(args.seed))
     trace(args.name, args.seed, fps, args.max_plies, args.inject, args.start, args.stop,
-          other_world=args.other_world, frames=args.frames)
+          other_world=args.other_world, frames=args.frames, show=show)
 
 
 if __name__ == "__main__":
