@@ -120,7 +120,7 @@ class Style:
                    white_piece=wp, black_piece=bp, border_print=border_print,  # type: ignore[arg-type]
                    edge_line=edge_line, border_mm=float(rng.uniform(12, 45)),  # type: ignore[arg-type]
                    piece_diameter=float(rng.uniform(0.8, 0.9)),
-                   man_height=float(rng.uniform(0.17, 0.25)),
+                   man_height=float(rng.uniform(0.10, 0.26)),
                    side_shade=float(rng.uniform(0.7, 0.9)), piece_relief=float(rng.uniform(0, 1)),
                    piece_gloss=float(rng.uniform(0, 0.6)), square_grain=float(rng.uniform(0, 0.6)),
                    table_grain=float(rng.uniform(0, 1)), texture_seed=int(rng.integers(1 << 30)))
