@@ -16,6 +16,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from device.render_source import RenderedSource
@@ -107,3 +108,58 @@ def test_a_board_seen_in_passing_teaches_only_what_it_read_as_the_game_has_it(
     assert taught, "no board taken in passing taught anything: the scene no longer tests this"
     for given, read in taught:
         assert given == read
+
+
+def test_a_move_made_while_the_other_hand_hovers_over_the_board_is_recorded_beside_it(tmp_path):
+    # After 32-28, White's hand comes back over his own men and hovers there, never still,
+    # while Black plays 19-23, and long after Black's hand has left: the board is never seen
+    # without a hand over it.  The squares of the reply stand quiet beside the hovering hand,
+    # and the reply is recorded from them while the hand is still there (the other renderer's
+    # lidraughts-1, seed 33007: ten plies with a hand always over the board, none recorded
+    # for 21 s).
+    from collections import namedtuple
+
+    from renderer.render import Camera, Hand, Lighting, Renderer, Style
+    from rules.piece import BLACK, WHITE, Piece
+    from rules.position import Position
+    from rules.squares import column, row
+    from tests.device_helpers import watch
+
+    def centre(sq: int) -> tuple[float, float]:
+        return (column(sq) + 0.5) * 40.0, (row(sq) + 0.5) * 40.0
+
+    def played(position: Position, text: str) -> Position:
+        return position.play(next(m for m in position.legal_moves() if position.move_text(m) == text))
+
+    def move(before: Position, after: Position, frm: int, to: int, color, side: float) -> list:
+        """A hand lifting the man on ``frm`` and putting it on ``to``, then leaving."""
+        (x0, y0), (x1, y1) = centre(frm), centre(to)
+        held = {sq: p for sq, p in before.pieces().items() if sq != frm}
+        return ([(before.pieces(), [Hand(x_mm=x0, y_mm=y0, height_mm=35.0, from_deg=side)])] * 3
+                + [(held, [Hand(x_mm=(x0 + x1) / 2, y_mm=(y0 + y1) / 2, height_mm=50.0,
+                                from_deg=side, holding=Piece(color))])] * 2
+                + [(after.pieces(), [Hand(x_mm=x1, y_mm=y1, height_mm=30.0, from_deg=side)])] * 2
+                + [(after.pieces(), [Hand(x_mm=x1, y_mm=y1 - 90.0 * k * np.sin(np.radians(side)),
+                                          height_mm=60.0, from_deg=side)]) for k in (1, 2, 3)])
+
+    start = Position.start()
+    first = played(start, "32-28")
+    second = played(first, "19-23")
+    script = ([(start.pieces(), [])] * 15 + move(start, first, 32, 28, WHITE, 90.0)
+              + [(first.pieces(), [])] * 8 + [(first.pieces(), ["w"])] * 3
+              + [(board, hands + ["w"]) for board, hands in move(first, second, 19, 23, BLACK, -90.0)]
+              + [(second.pieces(), ["w"])] * 20)
+    renderer, style, light = Renderer(), Style(), Lighting(noise=1.0)
+    cam = Camera(tilt_deg=35.0, yaw_deg=10.0, distance_mm=800.0)
+    Shot = namedtuple("Shot", "image time index")
+    frames = []
+    for i, (board, hands) in enumerate(script):
+        # White's hand hovers over his men, drifting a centimetre or two from frame to frame
+        hovering = Hand(x_mm=200.0 + 15.0 * np.sin(1.7 * i), y_mm=300.0 + 10.0 * np.cos(1.1 * i),
+                        height_mm=35.0, from_deg=90.0)
+        drawn = [hovering if h == "w" else h for h in hands]
+        image = renderer.render(board, cam, style, light, hand=drawn or None, seed=i).image
+        frames.append(Shot(image, i / 10.0, i))
+    c, events = watch(tmp_path, frames, corner_46=None, start=start)
+    assert c.arbiter.game.move_texts() == ["32-28", "19-23"]
+    assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], [str(e) for e in events]

@@ -106,6 +106,15 @@ def view_point(x: float, y: float) -> tuple[int, int]:
     return int(round((x + _RING) * MOTION_PX)), int(round((y + _RING) * MOTION_PX))
 
 
+def cell_shares(pixels: np.ndarray) -> np.ndarray | None:
+    """(10, 10) the share of each cell's pixels set in a mask of the motion view (ring
+    included), in the view's grid; None for a mask of another size."""
+    inner = pixels[_RING * MOTION_PX:(_RING + 10) * MOTION_PX, _RING * MOTION_PX:(_RING + 10) * MOTION_PX]
+    if inner.shape != (10 * MOTION_PX, 10 * MOTION_PX):
+        return None
+    return inner.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
+
+
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:
     """The colour top-down view of the playing area plus the ring (float32 BGR; colour, since a
     hand can be as light as the border it covers) of a `BoardLocation` or a grid->image

@@ -36,7 +36,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, change_delta,
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, cell_shares,
+                           change_delta,
                            StillMemory, committed_view, measure, motion_between, settled_view,
                            small_view, view_point)
 from vision.passing import Passing
@@ -68,6 +69,9 @@ _OWN_CORNERS = 0.72
 _CLEAR = 6.0
 #: At most this many still frames are averaged for a reading (`BoardWatcher._gather`).
 _GATHER_FRAMES = 8
+#: A cell whose pixels this share of changed since the frame motion is measured against is not
+#: quiet (`BoardWatcher._track_cells`).
+_CELL_MOVED = 0.02
 #: A lifted piece's square read empty with this probability, clear of the hand, counts twice
 #: (`WatchConfig.lift_frames`).
 _LIFT_SURE = 0.99
@@ -241,6 +245,11 @@ class BoardWatcher:
         # changed since (`_hand_kept`)
         self._hand_last: tuple[float, np.ndarray | None, np.ndarray | None] | None = None
         self._hand_left: np.ndarray | None = None
+        # the cells standing quiet beside the hands (`_track_cells`): since when (NaN: not
+        # quiet now), the last frames, and the changed cells last read beside them
+        self._cell_quiet: np.ndarray | None = None
+        self._cell_frames: deque[tuple[float, np.ndarray]] = deque(maxlen=_GATHER_FRAMES)
+        self._beside_read: bytes | None = None
         # (10, 10) the cells a hand held still over the board covers in this frame (`feed`)
         self._occluding: np.ndarray | None = None
         self._beside_rest = False  # this frame taken beside something at rest (`Settled.beside`)
@@ -580,6 +589,7 @@ class BoardWatcher:
                     self._last_busy = min(self._last_busy, self._static_since)
         else:
             self._static_since = None
+        self._track_cells(frame, sample, time)
         self._hand_now = intruding
         self._moving_now = moving
         self._gather(frame, moving or intruding, intruding)
@@ -591,6 +601,7 @@ class BoardWatcher:
             if self._hand_seen:
                 self._track_passing(frame, sample)
             self._provisional(time)
+            self._beside_hands(time)
             return None
         self._busy_since = None
         if not self._episode or self._last_busy is None:
@@ -689,6 +700,63 @@ class BoardWatcher:
             return
         self._offered.add(text)
         gone = self._gone(obs)
+        settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
+                          frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
+                          provisional=True)
+        assert self._last_read is not None
+        self._offer = (settled, frame, self._last_read)
+
+    def _track_cells(self, frame: np.ndarray, sample: MotionSample, time: float) -> None:
+        """Follow each cell alone (`_beside_hands`): quiet while no hand covers it or a cell
+        next to it and none of its pixels moved since the frame motion is measured against."""
+        self._cell_frames.append((time, frame))
+        if sample.moved is None:
+            self._cell_quiet = None
+            return
+        shares = cell_shares(sample.moved)
+        if shares is None:
+            self._cell_quiet = None
+            return
+        busy = shares > _CELL_MOVED
+        if sample.hand and sample.hand_mask is not None:
+            busy = busy | cv2.dilate(sample.hand_mask.astype(np.uint8),
+                                     np.ones((3, 3), np.uint8)).astype(bool)
+        since = self._cell_quiet if self._cell_quiet is not None else np.full((10, 10), np.nan)
+        self._cell_quiet = np.where(busy, np.nan, np.where(np.isnan(since), time, since))
+
+    def _beside_hands(self, time: float) -> None:
+        """While hands are over the board, the cells beside them that have stood quiet for
+        ``still_s`` and look otherwise than the still board are read, every other cell
+        occluded, and the reading is offered (`offered`) as a provisional `Settled`: at quick
+        play one player reaches over the board before the other's hand has left it, and for
+        ten plies (21 s) the whole board was never seen untouched, though each move's squares
+        stood clear beside the hands for a second (the other renderer's lidraughts-1, seed
+        33007).  The game takes it only when legal play explains it with every square it
+        changes read surely (an occluded square is not), as any provisional board.  Read again
+        only when the changed cells seen beside the hands change."""
+        if (self._offer is not None and self._offer[0].frame == self._frames) \
+                or self._reference is None or self.calibration is None or not self._episode \
+                or self._cell_quiet is None or self._sample is None or not self._sample.hand:
+            return
+        since = self._cell_quiet
+        quiet = ~np.isnan(since) & (time - np.nan_to_num(since, nan=time) >= self.config.still_s - 1e-9)
+        changed = quiet & (self._sample.changed > 0.2)
+        if not changed.any() or quiet.all():
+            return
+        key = changed.tobytes()
+        if key == self._beside_read:
+            return
+        self._beside_read = key
+        first = float(np.nanmax(np.where(quiet, since, np.nan)))
+        frames = [f for t, f in self._cell_frames if t >= first - 1e-9 and f.shape == self._last_frame.shape]
+        frame = mean_frame(frames) if frames else self._last_frame
+        obs = self.read(frame, time, occluded=~quiet)
+        text = obs.text()
+        if text == self._reference.text() or text in self._offered:
+            return
+        self._offered.add(text)
+        # (an occluded square read empty is no lift: touch-move, Art. 15, counts lifts)
+        gone = [sq for sq in self._gone(obs) if not obs.reading(sq).occluded]
         settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
                           frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
                           provisional=True)
@@ -1000,6 +1068,7 @@ class BoardWatcher:
         selfplay-8, a false Art. 27)."""
         self._passing = Passing()
         self._offer = None
+        self._beside_read = None
         if self._location is not None:
             view = small_view(frame, self._location)
             moved = None
