@@ -770,7 +770,14 @@ class BoardWatcher:
             raise ValueError("only the last provisional board offered can be accepted")
         _, frame, seen = self._offer
         self._offer = None
-        self._commit(frame, seen, settled.observation, teach=False)
+        obs = settled.observation
+        hidden = obs.occluded
+        if hidden and self._reference is not None:
+            # read beside hands (`_beside_hands`): what stood under them is as the still board
+            # had it (the game's line changed no square that was not read surely)
+            obs = obs.with_readings({sq: self._reference.reading(sq) for sq in hidden})
+        self._commit(frame, seen, obs, teach=False)
+        self._passing_obs = settled.observation  # (its occluded squares teach nothing: `confirm`)
         self._offered.clear()
 
     def _motion_base(self, time: float) -> np.ndarray | None:
@@ -1122,8 +1129,9 @@ class BoardWatcher:
             piece = board.get(sq)
             if unsure is not None and unsure[r, c]:
                 continue
-            if passing is not None and _colour(passing.reading(sq).content) != _colour(piece):
-                continue  # seen in passing otherwise than the game has it: taught nothing
+            if passing is not None and (passing.reading(sq).occluded
+                                        or _colour(passing.reading(sq).content) != _colour(piece)):
+                continue  # seen in passing otherwise than the game has it, or under a hand
             if piece is None:
                 labels[r, c] = EMPTY
             elif not piece.king:
