@@ -379,6 +379,8 @@ class Companion:
         self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
         self._box_tried = float("-inf")  # when it was last searched for, not found
         self._still_since: float | None = None
+        # the first still stretch's mean, however short, before anything moved (`_begun`)
+        self._first_look = None
         self._still_frames: deque = deque(maxlen=CALIBRATE_FRAMES)  # the still stretch's last
         self._tried_at: float | None = None  # the last try to learn the board, in this stretch
 
@@ -631,8 +633,17 @@ class Companion:
         base = trial.game.ply
         corners = set()
         by_board = None  # reads with the corner the board shows, when the configured one misfits
+        # the camera's first picture, when it showed the game's position before anything moved,
+        # tells each kind's looks better than the still board read as if it showed it
+        first = self._first_look if self.arbiter.game.ply == 0 and not self.resumed else None
         try:
-            for picture in pictures:
+            if first is not None:
+                recorded, corners = self._begun_from_first(trial, pictures, first, expected,
+                                                           where, now, base)
+                if trial.game.ply <= base or trial.pending is not None:
+                    # (a trial of its own below: these readings are no evidence there)
+                    trial, recorded, corners = Arbiter(self.arbiter.game.copy(), unseen=True), [], set()
+            for picture in pictures if trial.game.ply <= base else ():
                 try:
                     obs, corner = self.watcher.reading_as(picture, board=expected, location=where)
                 except CalibrationError:
@@ -699,6 +710,37 @@ class Companion:
             self._orientation_misfit(found)
         return calibration, guessed
 
+    def _begun_from_first(self, trial: Arbiter, pictures: list, first, expected, where,
+                          now: float, base: int) -> tuple[list[Event], set]:
+        """`_begun`'s search again, the still pictures read with the looks the camera's first
+        picture (``first``: the game's position, shown before anything moved, however briefly)
+        gives each kind where the position puts it: a blitz set-up of seven pieces whose first
+        hand came a third of a second in, first seen still three plies on with two kings left
+        on squares no set-up piece stood on, read with looks learnt from itself as the set-up
+        (White's from emptied squares) was never explained, and nothing was recorded (the
+        system bench's selfplay-45, seed 2121019).  Only when that first picture shows the
+        position's kinds apart (`_kinds_apart`).  The events the trial said and the corners
+        read with; nothing when the first picture does not show the position."""
+        from vision.locate import BoardNotFound
+        from vision.pipeline import BoardWatcher, CalibrationError
+
+        recorded: list[Event] = []
+        probe = BoardWatcher(self.watcher.config)  # (the game's watcher is left as it is)
+        try:
+            calibration = probe.calibrate(first, board=expected, location=where)
+        except (BoardNotFound, CalibrationError):
+            return recorded, set()
+        start = expected == Position.start().pieces()
+        if _kinds_apart(calibration.colours, expected) < (START_KINDS_APART if start
+                                                          else SET_UP_KINDS_APART):
+            return recorded, set()
+        corners = {calibration.orientation.corner_46}
+        for picture in pictures:
+            recorded.extend(trial.observe(Settled(probe.read(picture), (), now)))
+            if trial.game.ply > base or trial.pending is not None or trial.over is not None:
+                break
+        return recorded, corners
+
     def _left_on_board(self, fen: str) -> "StoredGame | None":
         """The newest game set aside (not in progress) whose last recorded position is ``fen``:
         its pieces left standing on the board, among the last `LEFT_GAMES` games."""
@@ -735,6 +777,8 @@ class Companion:
         import cv2
         import numpy as np
 
+        from vision.pipeline import mean_frame
+
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         width = STILL_THUMB_PX
         height = max(1, round(gray.shape[0] * width / gray.shape[1]))
@@ -753,6 +797,10 @@ class Companion:
                 and not moved(*(t[box[0][1]:box[1][1], box[0][0]:box[1][0]]
                                 for t in (thumb, previous)))))
         if not still:
+            if self._first_look is None and self._still_frames and not self.resumed:
+                # the board as the camera first saw it, before anything moved: the game's
+                # position, however briefly it stood (`_begun`)
+                self._first_look = mean_frame(self._still_frames)
             self._still_since = now  # the still stretch can begin with this frame
             self._still_frames.clear()
             self._still_frames.append(image)

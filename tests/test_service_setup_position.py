@@ -439,6 +439,32 @@ def test_a_set_up_game_over_before_the_board_stood_still_is_recorded_and_the_nex
 
 
 
+def test_a_set_up_whose_every_piece_moved_before_the_board_stood_still_is_read_by_its_first_look(
+        tmp_path, caplog):
+    """Art. 22: the moves are recorded as played.  A blitz endgame of seven pieces (the engine
+    game selfplay-45's start) whose first hand came before the camera saw the board still for
+    a third of a second: 7-1, 25x3, 1x48, and the first still board has two kings left, on
+    squares no set-up piece stood on.  Read with looks learnt from itself as the set-up
+    position, White's colour came from emptied squares, no legal play explained it, and
+    nothing was recorded (the bench's seed 2121019).  The camera's first picture showed the
+    set-up, however briefly: the still board read with the looks it gives each kind is the
+    three plies on, and they are recorded with the draw (Art. 21.1)."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    start = Position.from_fen("W:W7,13,39:BK6,K25,27,K42")
+    texts = ["7-1", "25x3", "1x48"]
+    moves = moves_of(*texts, start=start)
+    frames = list(game_frames(start, moves, fps=4, camera=CAMERA, style=Style(), lighting=Lighting(),
+                              seed=3, **clean(pause_s=1.0, end_s=2.0)))
+    reach = next(i for i, f in enumerate(frames) if f.hand)
+    late = next(i for i, f in enumerate(frames) if f.ply == 3 and not f.hand)
+    shown = frames[:2] + [frames[reach]] + frames[late:]  # the set-up still for a quarter second
+    c, events = watch(tmp_path, shown, start=start, corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    [note] = said(caplog, "The game had begun before the board was seen still", logging.INFO)
+    assert "7-1 25x3 1x48" in note
+    assert c.arbiter.game.move_texts() == texts and c.arbiter.over is not None
+
+
 def test_a_hand_resting_over_squares_is_not_learnt_as_the_board(tmp_path, caplog):
     """A player's hand lies still over a corner of the board, over squares 26-46, when the
     companion first sees the board still, one of White's two kings under it (the bench's
