@@ -189,7 +189,7 @@ def hand_shapes(model: CameraModel, hand: Hand, shadow_of: Light | None = None) 
     return HandShapes(skin, sleeve, out_strokes, width_px)
 
 
-def _mask_of(shapes: HandShapes, size: tuple[int, int], scale: float, which: str,
+def mask_of(shapes: HandShapes, size: tuple[int, int], scale: float, which: str,
              origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """A coverage mask (255 inside) of the skin, the sleeve or both ("all"), ``scale`` times the
     image, its pixel (0, 0) at image point ``origin``."""
@@ -212,7 +212,7 @@ def in_picture(model: CameraModel, hand: Hand, scale: float = 0.25) -> bool:
     the image, without drawing it)."""
     cam = model.camera
     size = (max(1, int(cam.height * scale)), max(1, int(cam.width * scale)))
-    return bool(_mask_of(hand_shapes(model, hand), size, scale, "all").any())
+    return bool(mask_of(hand_shapes(model, hand), size, scale, "all").any())
 
 
 def hand_shadow_mask(model: CameraModel, hand: Hand, light: Light, size: tuple[int, int],
@@ -220,7 +220,7 @@ def hand_shadow_mask(model: CameraModel, hand: Hand, light: Light, size: tuple[i
     """The hand's shadow on the board, in a mask ``scale`` times the image's ``size``."""
     shapes = hand_shapes(model, hand, shadow_of=light)
     h, w = size
-    return _mask_of(shapes, (max(1, int(h * scale)), max(1, int(w * scale))), scale, "all")
+    return mask_of(shapes, (max(1, int(h * scale)), max(1, int(w * scale))), scale, "all")
 
 
 def _bounds(shapes: HandShapes, w: int, h: int) -> tuple[int, int, int, int] | None:
@@ -264,8 +264,8 @@ def draw_hand(image: np.ndarray, model: CameraModel, hand: Hand, style: Style,
         return coverage
     x0, y0, x1, y1 = box
     size = (y1 - y0, x1 - x0)
-    skin = _mask_of(shapes, size, 1.0, "skin", (x0, y0))
-    sleeve = _mask_of(shapes, size, 1.0, "sleeve", (x0, y0)) if hand.sleeve is not None else None
+    skin = mask_of(shapes, size, 1.0, "skin", (x0, y0))
+    sleeve = mask_of(shapes, size, 1.0, "sleeve", (x0, y0)) if hand.sleeve is not None else None
     cover = skin if sleeve is None else cv2.max(skin, sleeve)
     coverage[y0:y1, x0:x1] = cover
     # Colour: skin, the sleeve over it; shaded darker towards the edges (a round arm).

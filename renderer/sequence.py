@@ -10,8 +10,9 @@ still again.  The players' `Pace` sets the pauses and habits: quick play has pau
 0.3-0.8 s, replies made before the board was seen still (the reply's hand coming in while the
 mover's leaves), hands resting at the edge, slid pieces.  Sometimes (``touches``) the hand
 first hovers over another piece without moving it, sometimes (``put_backs``) it lifts another
-piece and puts it back, and sometimes (``jitter``) the camera is bumped a little while the board
-is still.  Every frame then goes through the camera's own behaviour (``behaviour``,
+piece and puts it back, sometimes (``Pace.hover``) the next mover's hand already hovers over its
+own side while the move is made, and sometimes (``jitter``) the camera is bumped a little while
+the board is still.  Every frame then goes through the camera's own behaviour (``behaviour``,
 `renderer.sensor`): sub-pixel shake and roll, exposure and white-balance drift, sensor noise
 that grows in dim light, focus breathing and JPEG.
 
@@ -32,15 +33,16 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Mapping, Sequence
 
+import cv2
 import numpy as np
 
 from rules.move import Move
 from rules.piece import Color, Piece
 from rules.position import Position
-from rules.squares import column, row
+from rules.squares import DIAGONALS, column, neighbour, row
 from renderer import recording
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
-from renderer.hands import SKIN_TONES, SLEEVES, Hand, in_picture
+from renderer.hands import SKIN_TONES, SLEEVES, Hand, mask_of, hand_shapes, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
 from renderer.scene import Light, Shade
 from renderer.sensor import CameraBehaviour, apply_affine
@@ -52,10 +54,11 @@ class GameFrame:
 
     ``ply``: moves completed so far (the board shows the position after them once the hand has
     finished); ``pieces``: what stands on the board in this frame (a lifted piece is not on it);
-    ``hand``: a hand or arm is over the board; ``lifted``: squares whose pieces were lifted in the
-    current move so far (kept until the next move's hand comes in), in order; ``settled``: the
-    board has been unchanged for this frame and the one before, with no hand in the picture in
-    either but, at most, a hand lying still at the board's edge over no square (``resting``);
+    ``hand``: a hand or arm is over the board (the next mover's hovering one too: `Pace.hover`);
+    ``lifted``: squares whose pieces were lifted in the current move so far (kept until the next
+    move's hand comes in), in order; ``settled``: the board has been unchanged for this frame and
+    the one before, with no hand in the picture in either but, at most, a hand lying still at the
+    board's edge over no square (``resting``);
     ``resting``: the only hands in the picture lie still at the board's edge;
     ``shaking``: the camera is bumped in this frame (``camera`` and ``corners`` say where it
     is); ``phase``: what the mover's hand is doing (still, hover, reach, grab, carry, slide,
@@ -187,7 +190,13 @@ class Pace:
     the edge never lies still but drifts a centimetre or more over the whole pause, so that
     something moves beside the board on every frame and the view is never still (found on
     `altrender`'s players: at quick play no still view for eight to seventeen plies, while
-    the board itself stood untouched for a moment after every move).
+    the board itself stood untouched for a moment after every move); ``hover``: the chance per
+    move that the next mover's hand comes in over the board while the mover is still playing
+    (as he reaches, or just after he lifts) and hovers 40-90 mm above its own side, over one of
+    its pieces or an empty square beside them, drifting a few mm, a square and a half or more
+    from the squares the move changes and covering none of them, until it goes on to make its
+    own move: two hands over the board at once, and ply after ply no board seen without a hand
+    over some squares (found on altrender's players (lidraughts-1, seed 33007)).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -198,19 +207,22 @@ class Pace:
     clear_pauses: bool = True
     carry_off: float = 0.0
     fidget: float = 0.0
+    hover: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
         """The old pace, frame for frame: pauses of 1.0-1.5 s (or exactly ``pause_s``) counted
         from the hand's last point out of the picture to the next's, every piece lifted, no
-        early replies, no hands resting at the board."""
+        early replies, no hands resting at the board or hovering over it."""
         p = (1.0, 1.5) if pause_s is None else (pause_s, pause_s)
         return cls(pause_s=p, clear_pauses=False)
 
     @classmethod
     def quick(cls) -> "Pace":
         """Quick play: pauses of 0.3-0.8 s, quicker hands, a reply before the board was seen
-        still in one move of four, hands resting at the edge, pieces slid."""
+        still in one move of four, hands resting at the edge, pieces slid.  (No hand hovers,
+        `hover`, yet: drawn in one move of three, the watcher settled with the hovering hand
+        over squares in 16 tests' scenes; the next step of issue 15.)"""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
                    carry_off=0.3, fidget=0.5)
 
@@ -257,8 +269,9 @@ class Pace:
 @dataclass(frozen=True)
 class _Sample:
     """One hand in one frame: ``hand`` placed (None: out of the picture), ``role`` "mover" (it
-    holds what the board state says is held) or "rest" (a hand at rest at the board's edge, or
-    leaving from it), ``still``: where it was in the frame before."""
+    holds what the board state says is held), "rest" (a hand at rest at the board's edge, or
+    leaving from it) or "hover" (the next mover's, hovering over its side: `Pace.hover`; it
+    holds nothing), ``still``: where it was in the frame before."""
 
     hand: Hand | None
     role: str
@@ -357,6 +370,104 @@ def _rest_place(rng: np.random.Generator, mover: Color, style: Style) -> tuple[f
     x = float(rng.uniform(60.0, 340.0))
     y = 400.0 + out if mover is Color.WHITE else -out
     return (x, y, float(rng.uniform(6.0, 12.0)))
+
+
+#: How high the next mover's fingertips hover over its side (`Pace.hover`), in mm above the board.
+HOVER_HEIGHT_MM = (40.0, 90.0)
+#: How far they keep from the centres of the squares the move being made changes: a square and
+#: a half, so that they never touch what the mover does.
+HOVER_CLEAR_MM = 1.5 * SQUARE_MM
+
+
+class _Hover:
+    """The next mover's hand hovering over its side while the mover plays (`Pace.hover`): it
+    comes in along ``path`` (fingertip points, one per frame) from frame ``first`` (counted
+    from the sequence's start) on, then stays over ``anchor``, drifting by up to ``amp`` mm
+    (x, y, height) with ``period`` seconds, until its own move begins from where it is."""
+
+    def __init__(self, proto: Hand, out: tuple[float, float, float],
+                 path: list[tuple[float, float, float]], anchor: tuple[float, float, float],
+                 amp: np.ndarray, period: np.ndarray, first: int, fps: float) -> None:
+        self.proto, self.out, self.path, self.anchor = proto, out, path, anchor
+        self.amp, self.period, self.first, self.fps = amp, period, first, fps
+        self.next = first  # the first frame it has not been put on yet
+
+    def at(self, frame: int) -> tuple[float, float, float]:
+        """Where its fingertips are in ``frame`` (out of the picture before it comes in)."""
+        k = frame - self.first
+        if k < 0:
+            return self.out
+        if k < len(self.path):
+            return self.path[k]
+        # (zero when it has just come in: no jump at the end of its path)
+        t = (k - len(self.path) + 1) / self.fps
+        d = self.amp * np.sin(2.0 * np.pi * t / self.period)
+        x, y, h = self.anchor
+        return (x + float(d[0]), y + float(d[1]), h + float(d[2]))
+
+    def sample(self, frame: int) -> _Sample:
+        x, y, h = self.at(frame)
+        hand = replace(self.proto, x_mm=x, y_mm=y, height_mm=h)
+        return _Sample(hand, "hover", frame > self.first and self.at(frame - 1) == (x, y, h))
+
+
+def _covers(model: CameraModel, hands: Sequence[Hand], squares: Sequence[int], top_mm: float) -> bool:
+    """Whether any of ``hands`` covers any part of ``squares`` in the picture (from the board up
+    to ``top_mm``, a king's top), judged on masks a quarter of the image's size with a pixel's
+    margin there (four in the picture)."""
+    scale = 0.25
+    cam = model.camera
+    size = (max(1, int(cam.height * scale)), max(1, int(cam.width * scale)))
+    grid = np.linspace(-0.45 * SQUARE_MM, 0.45 * SQUARE_MM, 4)
+    points = np.array([(x + dx, y + dy, h) for x, y in map(_centre, squares)
+                       for dx in grid for dy in grid for h in (0.0, top_mm)])
+    uv = np.round(model.project(points) * scale).astype(int)
+    inside = (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < size[1]) & (uv[:, 1] < size[0])
+    uv = uv[inside]
+    for hand in hands:
+        mask = mask_of(hand_shapes(model, hand), size, scale, "all")
+        if cv2.dilate(mask, np.ones((3, 3), np.uint8))[uv[:, 1], uv[:, 0]].any():
+            return True
+    return False
+
+
+_Point = tuple[float, float, float]
+
+
+def _hover_place(rng: np.random.Generator, model: CameraModel, pieces: Mapping[int, Piece],
+                 side: Color, changed: Sequence[int], proto: Hand, amp: np.ndarray,
+                 top_mm: float) -> tuple[_Point, _Point] | None:
+    """Where the next mover (``side``) hovers while the move changing ``changed`` is made
+    (`Pace.hover`), and the point out of the picture it comes in from: over one of its pieces
+    or an empty square diagonally beside one, on its own half of the board when it can, at
+    `HOVER_HEIGHT_MM`, `HOVER_CLEAR_MM` or more from the changed squares, and neither there
+    (drifting by ``amp``) nor on its way in covering any of them in the picture; None when no
+    such place is found."""
+    own = [sq for sq, p in pieces.items() if p.color is side and sq not in changed]
+    beside = {n for sq in own for d in DIAGONALS if (n := neighbour(sq, d)) is not None
+              and n not in pieces}
+    home = (lambda sq: row(sq) >= 5) if side is Color.WHITE else (lambda sq: row(sq) <= 4)
+    ours = sorted(set(own) | beside)
+    first = [int(sq) for sq in rng.permutation([sq for sq in ours if home(sq)])]
+    rest = [int(sq) for sq in rng.permutation([sq for sq in ours if not home(sq)])]
+    away = [_centre(sq) for sq in changed]
+    for sq in (first + rest)[:12]:
+        cx, cy = _centre(sq)
+        x, y = cx + float(rng.uniform(-8.0, 8.0)), cy + float(rng.uniform(-8.0, 8.0))
+        h = float(rng.uniform(*HOVER_HEIGHT_MM))
+        # a square and a half away however it drifts
+        if min(math.hypot(x - ax, y - ay) for ax, ay in away) < HOVER_CLEAR_MM + math.hypot(*amp[:2]):
+            continue
+        out = tuple(float(v) for v in _offscreen(model, x, y, proto.from_deg, 120.0))
+        # the drift's extremes, and the way in (a straight line from out of the picture)
+        points = [(x + sx * amp[0], y + sy * amp[1], h + sh * amp[2])
+                  for sx in (-1, 1) for sy in (-1, 1) for sh in (-1, 1)]
+        points += [tuple(a + (b - a) * f for a, b in zip((x, y, h), out)) for f in (0.2, 0.4, 0.6)]
+        hands = [replace(proto, x_mm=float(px), y_mm=float(py), height_mm=float(ph))
+                 for px, py, ph in points]
+        if not _covers(model, hands, changed, top_mm):
+            return (x, y, h), out  # type: ignore[return-value]
+    return None
 
 
 #: The share of games in which people walk past the board between the lamp and it, in the
@@ -600,6 +711,50 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
                     slots[j].phase = "rest"
         return slots
 
+    def hover_in(ply: int, track: list[_Slot], at: int, changed: Sequence[int]) -> _Hover | None:
+        """The next mover's hand coming in over its side while move ``ply`` is made (its hand's
+        ``track`` laid from pending frame ``at`` on; ``changed``: the squares it changes), or
+        None (`Pace.hover`: not this time, no next move by hand, or the board is to be held
+        still before it)."""
+        held = still_before is not None and ply + 1 in still_before
+        if pace.hover <= 0 or ply + 1 >= len(moves) or held:
+            return None
+        nxt = positions[ply + 1]
+        if nxt.piece_at(moves[ply + 1].from_square) is None:
+            return None
+        # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
+        habit = np.random.default_rng([seed, ply, 0x40E5])
+        if habit.random() >= pace.hover:
+            return None
+        side = nxt.turn
+        proto = replace(people[side], from_deg=base_from[side] + float(habit.normal(0, 12)))
+        amp = habit.uniform([2.0, 2.0, 2.0], [4.0, 4.0, 6.0])
+        period = habit.uniform(1.2, 2.5, 3)
+        top = 2 * style.man_height_mm
+        place = _hover_place(habit, model, positions[ply].pieces(), side, changed, proto, amp, top)
+        if place is None:
+            return None
+        anchor, out = place
+        # it comes in as the mover reaches, or at the latest a moment after the piece is lifted
+        lifted_at = next((j for j, slot in enumerate(track) if slot.phase not in ("reach", "hover")),
+                         len(track) - 1)
+        latest = min(len(track) - 1, lifted_at + int(round(0.4 * fps)))
+        begin = int(habit.integers(0, latest + 1))
+        way = _track([_Key(0, out, "still"), _Key(float(habit.uniform(0.5, 0.9)), anchor, "still")],
+                     proto, "hover", fps)
+        path = [(x.hand.x_mm, x.hand.y_mm, x.hand.height_mm)  # type: ignore[union-attr]
+                for slot in _in_view(way, model, keep_end=True) for x in slot.samples]
+        return _Hover(proto, out, path, anchor, amp, period, index + at + begin, fps)
+
+    def hover_over(hover: _Hover | None, end: int) -> None:
+        """The hovering hand put on the pending frames before ``end`` it is not on yet."""
+        if hover is None:
+            return
+        for j in range(max(0, hover.next - index), end):
+            pending[j].samples.append(hover.sample(index + j))
+        hover.next = max(hover.next, index + end)
+
+    hovering: _Hover | None = None  # the next mover's hand over its side (`Pace.hover`)
     resting_hand: tuple[Hand, tuple[float, float, float]] | None = None
     rest_moved: list[tuple[Hand, tuple[float, float, float]] | None] = [None]
     leave_frames = 0  # frames of the last move's final leaving, still pending (early replies)
@@ -620,11 +775,13 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
             gap = int(rng.integers(-min(leave_frames, len(pending)), int(0.15 * fps + 1e-9) + 1))
             pending.extend(_Slot([], [], "still", None) for _ in range(max(0, gap)))
             start_at = len(pending) + min(0, gap)
+            hover_over(hovering, start_at)
         else:
             rest_moved[0] = None
             pending.extend(still(pause, resting_hand))
             if rest_moved[0] is not None:
                 resting_hand = rest_moved[0]
+            hover_over(hovering, len(pending))
             yield from flush()
             start_at = len(pending)
         taken = move.captured or tuple(sorted(
@@ -637,11 +794,17 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
             leave_frames = 0
             continue
         from_deg = base_from[mover] + float(rng.normal(0, 12))
+        if hovering is not None:
+            from_deg = hovering.proto.from_deg  # the hand hovering over its side makes the move
         proto = replace(people[mover], from_deg=from_deg, height_mm=50.0)
         speed = float(rng.uniform(*pace.speed))
         fx, fy = _centre(move.from_square)
         lift_h = style.man_height_mm * (2 if piece.king else 1) + 4.0
         outside = _offscreen(model, fx, fy, from_deg, 120.0)
+        if hovering is not None:
+            # it goes on from where it hovers (or, not in yet, from where it was coming in)
+            outside = hovering.at(index + start_at - 1)
+            hovering = None
         keys: list[_Key] = [_Key(0, outside, "reach")]
 
         def begin(s: _State) -> None:
@@ -770,7 +933,11 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
                 break
             leave_frames += 1
         leave_frames = 0 if rest_after else leave_frames
-        yield from flush(keep=leave_frames if pace.early_reply > 0 else 0)
+        # the next mover's hand may come in over its side while this move is made
+        hovering = hover_in(ply, track, start_at, (move.from_square, move.to_square, *taken))
+        keep = leave_frames if pace.early_reply > 0 else 0
+        hover_over(hovering, len(pending) - keep)
+        yield from flush(keep=keep)
     rest_moved[0] = None
     # (the game's end: the hand lies still, so that the last position is seen settled)
     end = max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps)

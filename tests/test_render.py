@@ -296,8 +296,11 @@ def _check_sequence(frames: list[GameFrame], positions: list[Position], early_re
 def test_game_frames_from_pdn_show_each_position_when_settled() -> None:
     game = next(iter(read_games(PDN))).game
     assert game.ply == 4
+    # (quick play, but no reply made, nor hand hovering, before the board was seen still: each
+    # position is seen settled)
+    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0)
     frames = list(game_frames(game.start, game.moves, fps=8, camera=Camera(tilt_deg=30, distance_mm=800),
-                              style=Style.real_photos(), seed=2, pause_s=0.5))
+                              style=Style.real_photos(), seed=2, pause_s=0.5, pace=pace))
     _check_sequence(frames, game.positions)
     assert any(f.hand for f in frames) and any(f.occluded for f in frames)
     # While the first move is under way, the lifted piece is gone from 32 and is held.
@@ -370,7 +373,7 @@ def _hands_in_picture(f: GameFrame) -> int:
 
 def test_quick_play_pauses_less_than_a_second() -> None:
     game = _game(*GAME[:4])
-    quick = replace(Pace.quick(), early_reply=0.0, rest=0.0, slide=0.0)
+    quick = replace(Pace.quick(), early_reply=0.0, rest=0.0, slide=0.0, hover=0.0)
     frames = list(game_frames(game.start, game, fps=10, seed=1, pace=quick, behaviour=STILL))
     _check_sequence(frames, game.positions)
     gaps = _clear_stretches(frames)
@@ -497,6 +500,81 @@ def test_blitz_leaves_plies_without_a_still_board() -> None:
     paces = [Pace.random(np.random.default_rng(s)) for s in range(40)]
     assert any(p == replace(Pace.blitz(), early_reply=p.early_reply, rest=p.rest, slide=p.slide)
                for p in paces)
+
+
+class _Seeing(Renderer):
+    """A renderer that keeps the hands it is asked to draw, picture by picture."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hands: list[tuple[Hand, ...]] = []
+
+    def render(self, pieces=None, camera=Camera(), style=Style(), lighting=Lighting(), hand=None,
+               seed=0, **kwargs):
+        self.hands.append(() if hand is None else (hand,) if isinstance(hand, Hand) else tuple(hand))
+        return super().render(pieces, camera, style, lighting, hand, seed, **kwargs)
+
+
+#: The phases of a frame in which the mover's hand is making its move.
+MAKING = ("reach", "grab", "carry", "slide", "place", "take", "crown")
+
+
+def test_the_next_movers_hand_hovers_over_its_side_while_the_move_is_made() -> None:
+    """`Pace.hover` (found on altrender's players (lidraughts-1, seed 33007)): while one player
+    moves, the other's hand already hovers over its own side, so two hands are over the board
+    at once and no board is seen still between the moves; it covers none of the squares the
+    move changes, the truth calls it a hand over the board, and it moves no piece."""
+    game = _game(*GAME[:4])
+    camera = Camera(tilt_deg=30, distance_mm=800)
+    seeing = _Seeing()
+    frames = list(game_frames(game.start, game, fps=10, camera=camera, seed=2, behaviour=STILL,
+                              pace=Pace(pause_s=(0.5, 0.5), hover=1.0), renderer=seeing))
+    assert len(seeing.hands) == len(frames)
+    _check_sequence(frames, game.positions, early_replies=True)
+    assert frames[-1].pieces == game.positions[-1].pieces()
+    assert {f.ply for f in frames if f.settled} == {0, game.ply}
+    # between the moves the board stands as the last move left it, a hand over it
+    between = [f for f in frames if f.phase == "still" and 0 < f.ply < game.ply]
+    assert between and all(f.hand and f.pieces == game.positions[f.ply].pieces() for f in between)
+    both = [f for f in frames if _hands_in_picture(f) == 2]
+    assert len(both) > 10 and all(f.hand for f in both)
+    # the hand from the other side than the mover's (arms from white's side point at 90°) while
+    # the move is made, drawn alone: over the board, but over none of the squares it changes
+    alone = Renderer()
+    hovering = 0
+    for f, hands in zip(frames, seeing.hands):
+        if f.phase not in MAKING or f.move is None:
+            continue
+        mover = 1.0 if game.positions[f.ply].turn is WHITE else -1.0
+        changed = {f.move.from_square, f.move.to_square, *f.move.captured}
+        for hand in hands:
+            if np.sin(np.radians(hand.from_deg)) * mover > 0:
+                continue
+            seen = alone.render(f.pieces, camera, Style(), Lighting(), hand)
+            assert not changed & set(seen.occluded), (f.index, f.move, seen.occluded)
+            if seen.hand:
+                assert f.hand and _hands_in_picture(f) == 2
+                hovering += 1
+    assert hovering > 10
+
+
+def test_a_pace_that_draws_no_hover_leaves_the_scene_as_it_was() -> None:
+    # The hover is drawn from its own stream: a pace whose next mover (practically) never hovers
+    # gives the very frames of the same pace without the habit; the old pace has none.
+    assert Pace.slow().hover == Pace.slow(0.4).hover == 0.0
+    game = _game(*GAME[:3])
+    pace = replace(Pace.quick(), hover=0.0)
+    kwargs = dict(fps=5, seed=6, behaviour=STILL, camera=Camera(tilt_deg=30, distance_mm=800))
+    plain = list(game_frames(game.start, game, pace=pace, **kwargs))
+    rare = list(game_frames(game.start, game, pace=replace(pace, hover=1e-9), **kwargs))
+    assert len(plain) == len(rare)
+    for a, b in zip(plain, rare):
+        assert np.array_equal(a.image, b.image)
+        assert (a.ply, a.pieces, a.hand, a.occluded, a.lifted, a.settled, a.resting, a.phase) == \
+            (b.ply, b.pieces, b.hand, b.occluded, b.lifted, b.settled, b.resting, b.phase)
+    # (and where it is drawn, it shows: no still board between the moves)
+    hover = list(game_frames(game.start, game, pace=replace(pace, hover=1.0), **kwargs))
+    assert {f.ply for f in hover if f.settled} == {0, game.ply} < {f.ply for f in plain if f.settled}
 
 
 def test_one_lamp_lays_a_long_dark_arm_shadow_across_the_board() -> None:
