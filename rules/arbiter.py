@@ -395,6 +395,14 @@ class Arbiter:
         if not any(isinstance(e, MovePlayed) for e in events) \
                 or not all(isinstance(e, _PROVISIONAL_EVENTS) for e in events):
             return ()
+        obs = settled.observation
+        changed = changes_between(self._physical(self.position), trial._physical(trial.position))
+        if any(obs.reading(sq).occluded for sq in changed):
+            # read beside hands (`vision.pipeline.BoardWatcher._beside_hands`): a square the
+            # moves change lay under a hand, and told nothing.  Taken, a capture whose squares
+            # all lay under the hand was recorded, and a king's move made up after it (the
+            # other renderer's selfplay-55, seed 35011)
+            return ()
         game = self.game
         game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it
         self.__dict__.update(trial.__dict__)

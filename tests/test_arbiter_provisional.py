@@ -154,3 +154,24 @@ def test_a_reply_seen_in_passing_while_a_crown_is_awaited_is_recorded_art_8():
     assert texts(arb.observe(on)) == ["45-40"] and arb.uncrowned is None
     # nothing irregular stays open, nothing more is said on the still board
     assert arb.pending is None and not arb.observe(settled(on.observation.board()))
+
+
+def test_a_board_read_beside_a_hand_is_not_taken_when_the_move_lies_under_it_art_16():
+    # Read beside a hovering hand: 32 stands empty in view, 28 lies under the hand (occluded).
+    # Only 32-28 fits, but the man may still be in the hand over 28, the move not finished
+    # (Art. 16): nothing is recorded until 28 is seen.  (The other renderer's selfplay-55 at
+    # seed 35011: a capture whose squares all lay under the hand was recorded, then a king's
+    # move made up after it.)
+    from rules.observation import SquareReading
+    from rules.piece import WHITE
+    from rules.position import Position
+
+    start = Position.start().pieces()
+    moved = {sq: p for sq, p in start.items() if sq != 32}
+    moved[28] = Piece(WHITE)
+    hidden = {28: SquareReading(None, 0.5, Piece(WHITE), True)}
+    arb = Arbiter()
+    assert arb.observe(replace(settled(moved, readings=hidden, time=5.0), provisional=True)) == ()
+    assert arb.game.ply == 0
+    events = arb.observe(replace(settled(moved, time=5.5), provisional=True))
+    assert texts(events) == ["32-28"]
