@@ -403,6 +403,17 @@ class Arbiter:
             # all lay under the hand was recorded, and a king's move made up after it (the
             # other renderer's selfplay-55, seed 35011)
             return ()
+        if obs.occluded:
+            # Beside hands, more may have been played under them than the squares in view
+            # show: the moves must account for every square the camera saw a piece leave or
+            # land on since the last board taken (six plies went by under hands, and the
+            # seventh, 36-31, alone in view, was recorded in their place: the other renderer's
+            # lidraughts-1, seed 33007).
+            moved = set(changed)
+            for move in trial.game.moves[self.game.ply:]:
+                moved |= {move.from_square, move.to_square, *move.captured}
+            if not set(settled.lifted) | set(settled.placed) <= moved:
+                return ()
         game = self.game
         game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it
         self.__dict__.update(trial.__dict__)

@@ -175,3 +175,23 @@ def test_a_board_read_beside_a_hand_is_not_taken_when_the_move_lies_under_it_art
     assert arb.game.ply == 0
     events = arb.observe(replace(settled(moved, time=5.5), provisional=True))
     assert texts(events) == ["32-28"]
+
+
+def test_a_board_read_beside_a_hand_must_account_for_every_lift_seen_art_16():
+    # Beside a hand the squares in view show 32-28 alone, but the camera saw the man on 19 lifted
+    # and one put down on 23 on the way: more was played under the hands than is in view, and
+    # 32-28 alone is not recorded (the other renderer's lidraughts-1 at seed 33007: six plies
+    # went by under hands and the seventh, alone in view, was recorded in their place).
+    from rules.observation import SquareReading
+    from rules.piece import WHITE
+    from rules.position import Position
+
+    start = Position.start().pieces()
+    moved = {sq: p for sq, p in start.items() if sq != 32}
+    moved[28] = Piece(WHITE)
+    hidden = {sq: SquareReading(start.get(sq), 0.5, None, True) for sq in (19, 23, 24)}
+    arb = Arbiter()
+    seen_on_the_way = settled(moved, readings=hidden, time=5.0, lifted=(32, 19), placed=(28, 23))
+    assert arb.observe(replace(seen_on_the_way, provisional=True)) == ()
+    in_view = settled(moved, readings=hidden, time=5.5, lifted=(32,), placed=(28,))
+    assert texts(arb.observe(replace(in_view, provisional=True))) == ["32-28"]
