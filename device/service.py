@@ -642,7 +642,8 @@ class Companion:
                                                            where, now, base)
                 if trial.game.ply <= base or trial.pending is not None:
                     # (a trial of its own below: these readings are no evidence there)
-                    trial, recorded, corners = Arbiter(self.arbiter.game.copy(), unseen=True), [], set()
+                    trial = Arbiter(self.arbiter.game.copy(), unseen=True)
+                    recorded, corners = [], set()
             for picture in pictures if trial.game.ply <= base else ():
                 try:
                     obs, corner = self.watcher.reading_as(picture, board=expected, location=where)

@@ -109,7 +109,8 @@ def view_point(x: float, y: float) -> tuple[int, int]:
 def cell_shares(pixels: np.ndarray) -> np.ndarray | None:
     """(10, 10) the share of each cell's pixels set in a mask of the motion view (ring
     included), in the view's grid; None for a mask of another size."""
-    inner = pixels[_RING * MOTION_PX:(_RING + 10) * MOTION_PX, _RING * MOTION_PX:(_RING + 10) * MOTION_PX]
+    lo, hi = _RING * MOTION_PX, (_RING + 10) * MOTION_PX
+    inner = pixels[lo:hi, lo:hi]
     if inner.shape != (10 * MOTION_PX, 10 * MOTION_PX):
         return None
     return inner.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))

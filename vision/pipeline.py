@@ -748,7 +748,8 @@ class BoardWatcher:
             return
         self._beside_read = key
         first = float(np.nanmax(np.where(quiet, since, np.nan)))
-        frames = [f for t, f in self._cell_frames if t >= first - 1e-9 and f.shape == self._last_frame.shape]
+        frames = [f for t, f in self._cell_frames
+                  if t >= first - 1e-9 and f.shape == self._last_frame.shape]
         frame = mean_frame(frames) if frames else self._last_frame
         obs = self.read(frame, time, occluded=~quiet)
         text = obs.text()
