@@ -36,10 +36,9 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
-from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, cell_shares,
-                           change_delta,
-                           StillMemory, committed_view, measure, motion_between, settled_view,
-                           small_view, view_point)
+from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, StillMemory,
+                           cell_shares, change_delta, committed_view, measure, motion_between,
+                           settled_view, small_view, view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -694,16 +693,21 @@ class BoardWatcher:
             return
         self._quiet_read = n
         frame = mean_frame(self._quiet)
-        obs = self.read(frame, time)
+        self._offer_reading(frame, self.read(frame, time), time)
+
+    def _offer_reading(self, frame: np.ndarray, obs: Observation, time: float) -> None:
+        """Offer ``obs`` (just read from ``frame``) as a provisional `Settled` (`offered`),
+        unless it reads as the still board or was offered already in this stretch.  An
+        occluded square read empty is no lift (touch-move, Art. 15, counts lifts)."""
+        assert self._reference is not None and self._last_read is not None
         text = obs.text()
         if text == self._reference.text() or text in self._offered:
             return
         self._offered.add(text)
-        gone = self._gone(obs)
+        gone = [sq for sq in self._gone(obs) if not obs.reading(sq).occluded]
         settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
                           frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
                           provisional=True)
-        assert self._last_read is not None
         self._offer = (settled, frame, self._last_read)
 
     def _track_cells(self, frame: np.ndarray, sample: MotionSample, time: float) -> None:
@@ -751,18 +755,7 @@ class BoardWatcher:
         frames = [f for t, f in self._cell_frames
                   if t >= first - 1e-9 and f.shape == self._last_frame.shape]
         frame = mean_frame(frames) if frames else self._last_frame
-        obs = self.read(frame, time, occluded=~quiet)
-        text = obs.text()
-        if text == self._reference.text() or text in self._offered:
-            return
-        self._offered.add(text)
-        # (an occluded square read empty is no lift: touch-move, Art. 15, counts lifts)
-        gone = [sq for sq in self._gone(obs) if not obs.reading(sq).occluded]
-        settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
-                          frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
-                          provisional=True)
-        assert self._last_read is not None
-        self._offer = (settled, frame, self._last_read)
+        self._offer_reading(frame, self.read(frame, time, occluded=~quiet), time)
 
     def accept(self, settled: Settled) -> None:
         """The game took the provisional board ``settled`` (`_provisional`, the last offered):
