@@ -700,12 +700,21 @@ class Arbiter:
         beside the hand, on several frames), or, among lines that all do, the only one that puts
         them down in the order first seen.  None when the sightings tell none, or not one alone, apart (a line from the board
         as seen, `Root.AS_SEEN`, is never chosen so)."""
-        seen = {sq: i for i, sq in enumerate(self._placed_seen)}
-        if len(tied) < 2 or not seen or any(line.root is Root.AS_SEEN for line, _, _ in tied):
+        if len(tied) < 2 or any(line.root is Root.AS_SEEN for line, _, _ in tied):
             return None
 
         def lands(line: Line) -> list[int]:
             return [move.to_square for move, _ in line.moves]
+
+        # a square seen holding a piece that no line puts one on or ends holding tells none of
+        # them apart: a sighting from an earlier move (40x9, the man on 9 since taken by 10x8,
+        # still "placed") made every line miss it, and a transposition the camera saw landing
+        # (42-37 18-22 47-42, not 47-41 18-22 41-37) was recorded in the other order (the
+        # system bench's lidraughts-14 at seed 2222019, hovering hands)
+        told = {sq for line, _, _ in tied for sq in (*lands(line), *line.end.pieces())}
+        seen = {sq: i for i, sq in enumerate(sq for sq in self._placed_seen if sq in told)}
+        if not seen:
+            return None
 
         def covers(line: Line) -> bool:
             end = line.end.pieces()
