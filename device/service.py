@@ -61,7 +61,7 @@ from device.store import GameStore, StoreSink, StoredGame
 from rules.arbiter import Arbiter
 from rules.events import CountersChanged, Event, LookAgain
 from rules.game import Game
-from rules.matching import shows_half_turn
+from rules.matching import fits_a_move, shows_half_turn
 from rules.observation import Settled
 from rules.piece import Color, Piece
 from rules.position import Position
@@ -1053,6 +1053,19 @@ class Companion:
         self._dispatch(events)
         return events
 
+    def _shows_orientation(self, settled: Settled) -> bool:
+        """Whether a board seen in passing before the first move is recorded, the orientation
+        unsure, shows that orientation: a game from the start position, one legal move of White
+        explaining the board as read, and none once it is turned half round with the sides
+        swapped (`Observation.turned`: the darker pieces White's).  Taken so, a line of two
+        plies would tell nothing (White's move and Black's reply, or the mirror's), and is not.
+        With the next mover's hand hovering over the board from the first move on, no still
+        board came, and a whole game went unrecorded."""
+        position = self.arbiter.position
+        obs = settled.observation
+        return (self.arbiter.game.start == Position.start() and fits_a_move(obs, position)
+                and not fits_a_move(obs.turned(), position))
+
     def _learn_next_board(self) -> None:
         """The game is over and the watcher cannot read a side: it learns the board again from
         the next game's position (the configured start: a set-up one or the start position)
@@ -1078,15 +1091,21 @@ class Companion:
     def _judge_provisional(self, settled: Settled) -> list[Event]:
         """A board seen while something moved beside it (`Settled.provisional`): recorded when
         the arbiter takes it as legal play, and then the watcher's still board; else nothing
-        happens and nothing is said.  Not before the board's orientation is confirmed (White's
-        first move read on a still board checks it)."""
+        happens and nothing is said.  While the board's orientation is unsure (the lighter
+        pieces taken for White's, or a configured corner not yet confirmed), only a first move
+        that shows it (`_shows_orientation`)."""
         arbiter = self.arbiter
-        if arbiter.over is not None or (arbiter.game.ply == 0 and (
-                self._orientation_guessed or self._configured_unconfirmed)):
+        if arbiter.over is not None:
+            return []
+        unsure = arbiter.game.ply == 0 and (self._orientation_guessed or self._configured_unconfirmed)
+        if unsure and not self._shows_orientation(settled):
             return []
         events = list(arbiter.observe(settled))
         if not events:
             return []
+        if unsure and arbiter.game.ply:
+            self._configured_unconfirmed = False  # White's first move confirmed it
+            self._moves_confirm_orientation()
         self.stats.in_passing += 1
         self.watcher.accept(settled)
         self._retries, self._retry_at = 0, None

@@ -409,10 +409,16 @@ class Arbiter:
             # land on since the last board taken (six plies went by under hands, and the
             # seventh, 36-31, alone in view, was recorded in their place: the other renderer's
             # lidraughts-1, seed 33007).
+            # A piece seen put down where one already stood before the line is no move of it
+            # (put back, or a hovering hand's edge over it for a frame or two): a hand hovering
+            # over its own men while the other played left such sightings on every board, and
+            # no board read beside it was taken for six plies (hovering hands, `Pace.hover`).
             moved = set(changed)
             for move in trial.game.moves[self.game.ply:]:
                 moved |= {move.from_square, move.to_square, *move.captured}
-            if not set(settled.lifted) | set(settled.placed) <= moved:
+            stood = self._physical(self.position)
+            placed = {sq for sq in settled.placed if sq not in stood}
+            if not set(settled.lifted) | placed <= moved:
                 return ()
         game = self.game
         game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it

@@ -195,3 +195,25 @@ def test_a_board_read_beside_a_hand_must_account_for_every_lift_seen_art_16():
     assert arb.observe(replace(seen_on_the_way, provisional=True)) == ()
     in_view = settled(moved, readings=hidden, time=5.5, lifted=(32,), placed=(28,))
     assert texts(arb.observe(replace(in_view, provisional=True))) == ["32-28"]
+
+
+def test_a_piece_seen_put_down_where_one_stood_all_along_is_no_move_beside_a_hand_art_16():
+    # Beside the next mover's hand hovering over his own men, the squares in view show 32-28.
+    # On the way the camera also saw a man "put down" on 37, where White's man stood before and
+    # stands now (the hovering hand's edge over it for a frame or two, or a man lifted and put
+    # back): no move of it, and 32-28 is recorded.  (Every board read beside a hovering hand
+    # carried such a sighting, and none was taken for six plies: `Pace.hover`.)  A man seen put
+    # down on 23, empty before, is still a move the board must account for.
+    from rules.observation import SquareReading
+    from rules.piece import WHITE
+    from rules.position import Position
+
+    start = Position.start().pieces()
+    moved = {sq: p for sq, p in start.items() if sq != 32}
+    moved[28] = Piece(WHITE)
+    hidden = {sq: SquareReading(start.get(sq), 0.5, None, True) for sq in (41, 42, 46, 47)}
+    arb = Arbiter()
+    assert arb.observe(in_passing(moved, readings=hidden, time=5.0, lifted=(32,),
+                                  placed=(28, 37, 23))) == ()
+    assert texts(arb.observe(in_passing(moved, readings=hidden, time=5.5, lifted=(32,),
+                                        placed=(28, 37)))) == ["32-28"]

@@ -23,7 +23,7 @@ from device.render_source import RenderedSource
 from device.service import Companion
 from device.store import GameStore
 from renderer.sequence import Pace
-from rules.events import Irregularity, TouchMove
+from rules.events import Irregularity, ScoresheetComment, TouchMove
 from rules.game import Game
 from rules.pdn import read_file
 from tests.conftest import DATA
@@ -163,3 +163,30 @@ def test_a_move_made_while_the_other_hand_hovers_over_the_board_is_recorded_besi
     c, events = watch(tmp_path, frames, corner_46=None, start=start)
     assert c.arbiter.game.move_texts() == ["32-28", "19-23"]
     assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], [str(e) for e in events]
+
+
+def test_quick_play_with_the_next_mover_hovering_over_the_board_is_recorded_move_by_move(
+        tmp_path: Path):
+    # Every move, the next mover's hand comes in over its own side while the mover still
+    # plays, and hovers there, drifting, until its own move (`Pace.hover`): two hands over the
+    # board at once, and ply after ply no board seen without a hand over some squares.  Every
+    # move is recorded as it is made, from boards read beside the hands, and nothing irregular
+    # or touched is named.  Nothing was: the first move, with the board's orientation still
+    # the lighter-pieces guess, waited for a still board that never came; and once it was
+    # taken, pieces seen "put down" in passing on squares where men stood all along (under
+    # the hovering hand's edge) kept every later board from being taken.
+    fps, seed = 10, 5
+    game = opening(10)
+    pace = replace(Pace.quick(), hover=1.0)
+    source = RenderedSource(game, fps=fps, seed=seed, pace=pace)
+    c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=None, start=game.start)
+    seen = []
+    both = []  # frames with both players' hands in the picture
+    c.run(threading.Event(), on_frame=lambda f, events: (
+        seen.extend(events), both.append(sum(source.truth.rendered.hands_in_picture) >= 2)))
+    assert sum(both) > 3 * fps  # the habit drawn: seconds of two hands at once
+    assert not [e for e in seen if isinstance(e, (Irregularity, TouchMove))], \
+        [str(e) for e in seen]
+    assert c.arbiter.game.move_texts() == game.move_texts()
+    assert not [e for e in seen if isinstance(e, ScoresheetComment)], [str(e) for e in seen]
