@@ -121,7 +121,7 @@ class RenderedSource:
         pace = self._pace
         if pace is None:
             pace = Pace.slow() if not self.realistic else \
-                Pace.random(np.random.default_rng([self.seed, 0x9ACE]))
+                Pace.of_seed(self.seed)
         if self.pause_s is not None:
             pace = replace(pace, pause_s=(self.pause_s, self.pause_s))
         return pace

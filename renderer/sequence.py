@@ -220,18 +220,17 @@ class Pace:
     @classmethod
     def quick(cls) -> "Pace":
         """Quick play: pauses of 0.3-0.8 s, quicker hands, a reply before the board was seen
-        still in one move of four, hands resting at the edge, pieces slid.  (No hand hovers,
-        `hover`, yet: drawn in one move of three, the watcher settled with the hovering hand
-        over squares in 16 tests' scenes; the next step of issue 15.)"""
+        still in one move of four, hands resting at the edge, pieces slid, and the next mover's
+        hand hovering over the board in one move of three."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3, fidget=0.5)
+                   carry_off=0.3, fidget=0.5, hover=0.3)
 
     @classmethod
     def normal(cls) -> "Pace":
-        """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply or a hand
-        resting at the edge."""
+        """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply, a hand
+        resting at the edge or the next mover's hovering over the board."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3, fidget=0.3)
+                   carry_off=0.3, fidget=0.3, hover=0.1)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -241,7 +240,7 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.arbiter.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3, fidget=0.7)
+                   carry_off=0.3, fidget=0.7, hover=0.5)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -255,6 +254,11 @@ class Pace:
             base = cls.blitz()
         return replace(base, early_reply=float(min(1.0, base.early_reply * k[0])),
                        rest=float(min(1.0, base.rest * k[1])), slide=float(min(1.0, base.slide * k[2])))
+
+    @classmethod
+    def of_seed(cls, seed: int) -> "Pace":
+        """The pace `game_frames` draws for a scene's ``seed`` when none is given (`random`)."""
+        return cls.random(np.random.default_rng([seed, 0x9ACE]))
 
     @property
     def quick_play(self) -> bool:
@@ -602,7 +606,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
     if behaviour is None:
         behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
     if pace is None:
-        pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
+        pace = Pace.of_seed(seed)
     if pause_s is not None:
         pace = replace(pace, pause_s=(pause_s, pause_s))
     sensor = None

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -584,8 +585,11 @@ def test_a_game_resumed_while_a_hand_is_over_the_board_loses_no_move(tmp_path, p
 def _resumed_two_moves_on(tmp_path, game: Game, seed: int) -> tuple[Companion, int | None]:
     """``game`` recorded for 6 plies, the service off while two moves are made, then back when
     the board stands still after them and on to the game's end: the resumed companion, and the
-    ply its game had reached when its board was first learnt (None: never)."""
-    source = RenderedSource(game, fps=6, seed=seed)
+    ply its game had reached when its board was first learnt (None: never).  (No next mover's
+    hand hovers over the board, `Pace.hover`: the board must stand still at the eighth ply.)"""
+    from renderer.sequence import Pace
+
+    source = RenderedSource(game, fps=6, seed=seed, pace=replace(Pace.of_seed(seed), hover=0.0))
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
         first, frame = _record_until(source, store, 6)

@@ -3,6 +3,8 @@ kings move: rendered frames through the real pipeline."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.game import Game
@@ -12,6 +14,7 @@ from vision.calibration import CalibrationError
 from vision.kings import KingCalibration
 from vision.pipeline import BoardWatcher, WatchConfig
 from renderer.render import Camera, Lighting, Renderer, Style, game_frames
+from renderer.sequence import Pace
 from tests.conftest import differs_on_opencv_46
 from tests.vision_helpers import glare_scene, moves_of
 
@@ -119,8 +122,10 @@ def king_moves_settled(renderer, moves: list[str], tilt: float, yaw: float, seed
     cam = Camera(tilt_deg=tilt, yaw_deg=yaw, distance_mm=750.0)
     light = Lighting(shadow=0.6, light_elevation_deg=elevation, light_azimuth_deg=255.0) \
         if elevation != 45.0 else Lighting(shadow=0.5, light_elevation_deg=45.0)
+    # (every position seen still: no next mover's hand hovering over the board)
     frames = game_frames(game.start, game, fps=10, camera=cam, style=Style(), lighting=light,
-                         seed=seed, pause_s=2.0, renderer=renderer)
+                         seed=seed, pause_s=2.0, renderer=renderer,
+                         pace=replace(Pace.of_seed(seed), hover=0.0))
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image, board=game.start.pieces())

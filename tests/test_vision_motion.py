@@ -58,7 +58,7 @@ def test_hands_resting_at_the_edge_hold_nothing_up_at_quick_play(fps):
     picture, none over a square), never while a hand covers a square: at any frame rate (at
     15 frames a second a slow hand changes few pixels from one frame to the next)."""
     moves = moves_of("32-28", "19-23", "28x19", "14x23", "37-32", "20-24")
-    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0)
+    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0)
     cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
     frames = list(game_frames(Position.start(), moves, fps=fps, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.7), seed=4, behaviour=ROUGH,
@@ -78,7 +78,7 @@ def test_a_board_settled_beside_a_resting_hand_says_so(rest):
     named at once (the system bench's selfplay-14 at seed 1212011).  A hand gone from the
     picture marks nothing."""
     moves = moves_of("32-28", "19-23", "28x19", "14x23")
-    pace = replace(Pace.quick(), rest=rest, early_reply=0.0, slide=0.0, fidget=0.0)
+    pace = replace(Pace.quick(), rest=rest, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0)
     cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
     frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.7), seed=4, behaviour=ROUGH,
@@ -157,7 +157,7 @@ def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
     for text in ("21-16", "13x5", "26-21", "41-47", "16-11", "5-46"):
         moves.append(pos.parse_move(text))
         pos = pos.play(moves[-1])
-    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0)
+    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0)
     cam = Camera(tilt_deg=42.0, yaw_deg=-15.0, distance_mm=800.0)
     frames = list(game_frames(start, moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.8), seed=seed, behaviour=ROUGH,

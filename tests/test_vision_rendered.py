@@ -13,6 +13,7 @@ from rules.position import Position
 from vision.locate import find_board
 from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from renderer.render import Camera, Lighting, Style, game_frames, render
+from renderer.sequence import Pace
 
 from tests.conftest import differs_on_opencv_46
 from tests.vision_helpers import boards_after, corner_error_squares, drawn, moves_of
@@ -196,7 +197,7 @@ def _watch_and_judge(moves, seed):
     from rules.game import Game
     cam = Camera(tilt_deg=30.0, yaw_deg=0.0, distance_mm=800.0)
     # quick play, but every move seen still (a reply before that is the arbiter's to catch up)
-    pace = replace(Pace.quick(), early_reply=0.0)
+    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0)
     frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(noise=2.0), seed=seed, pace=pace,
                               put_backs=1.0))
@@ -272,8 +273,10 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
         legal = pos.legal_moves()
         moves.append(legal[int(rng.integers(len(legal)))])
         pos = pos.play(moves[-1])
+    # (every move's board seen still: no next mover's hand hovering over the board)
     frames = game_frames(Position.start(), moves, fps=10, camera=cam, style=style,
-                         lighting=light, seed=8, jitter=0.3, touches=0.3)
+                         lighting=light, seed=8, jitter=0.3, touches=0.3,
+                         pace=replace(Pace.of_seed(8), hover=0.0))
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image)
@@ -298,7 +301,8 @@ def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
     assert light.exposure < 0.5 and light.noise > 7
     moves = moves_of("32-28", "19-23", "28x19", "14x23")
     frames = game_frames(Position.start(), moves, fps=6, camera=cam, style=style,
-                         lighting=light, seed=1006, pause_s=1.0)
+                         lighting=light, seed=1006, pause_s=1.0,
+                         pace=replace(Pace.of_seed(1006), hover=0.0))  # every board seen still
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image)
