@@ -30,6 +30,7 @@ from device.service import Companion
 from device.speech import Announcer, open_speech
 from device.store import GameStore
 from device.terminal import TerminalView
+from renderer.sequence import Pace
 from rules.events import Irregularity, IrregularityKind, IrregularityStands
 from rules.game import Game
 from rules.move import Move
@@ -204,7 +205,9 @@ def test_sigkill_in_the_middle_loses_no_move_and_resumes(tmp_path):
         short.push(move)
     frames, truth = tmp_path / "frames", []
     frames.mkdir()
-    source = RenderedSource(short, fps=6, seed=13)
+    # (no next mover's hand hovering over the board, `Pace.hover`: the camera goes on below from
+    # a board seen still after the last recorded move)
+    source = RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0))
     source.open()
     while (frame := source.read()) is not None:
         cv2.imwrite(str(frames / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -587,8 +590,6 @@ def _resumed_two_moves_on(tmp_path, game: Game, seed: int) -> tuple[Companion, i
     the board stands still after them and on to the game's end: the resumed companion, and the
     ply its game had reached when its board was first learnt (None: never).  (No next mover's
     hand hovers over the board, `Pace.hover`: the board must stand still at the eighth ply.)"""
-    from renderer.sequence import Pace
-
     source = RenderedSource(game, fps=6, seed=seed, pace=replace(Pace.of_seed(seed), hover=0.0))
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
