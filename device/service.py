@@ -61,8 +61,9 @@ from device.store import GameStore, StoreSink, StoredGame
 from rules.arbiter import Arbiter
 from rules.events import CountersChanged, Event, LookAgain
 from rules.game import Game
-from rules.matching import fits_a_move, shows_half_turn
-from rules.observation import Settled
+from rules.lines import fits_a_line
+from rules.matching import fits_a_move, shows_half_turn, sure_of_kind
+from rules.observation import Observation, Settled
 from rules.piece import Color, Piece
 from rules.position import Position
 
@@ -135,6 +136,9 @@ BEGUN_SQUARES = 16
 LEFT_GAMES = 20
 #: Still boards read before the first move kept to check a configured corner (`_oriented`).
 FIRST_BOARDS = 20
+#: The longest line of play from the start position that tells a board's orientation when it is
+#: first seen still several plies on (`Companion._line_shows_half_turn`).
+HALF_TURN_PLIES = 6
 STILL_THUMB_PX = 160
 STILL_DELTA = 12
 STILL_SHARE = 0.002
@@ -980,6 +984,27 @@ class Companion:
                        f" ones here; square 46 is at the {_CORNER_NAMES[corner]} of the picture")
         return corner
 
+    def _line_shows_half_turn(self, obs: Observation, position: Position) -> bool:
+        """Whether a board first seen still several plies on shows the orientation a half turn
+        off: no single move explains it either way (`shows_half_turn`), no line of legal moves
+        (`HALF_TURN_PLIES` at most) explains it as read, and one does once it is turned half
+        round with the sides swapped.  A configured corner is overruled so only by a board
+        with every square that differs from the position read surely.  With the next mover's
+        hand hovering over the board, the first still board came three plies in: read a half
+        turn off, the arbiter explained White's 37-31 as Black's irregular "14-25", which
+        stood (a configured corner a half turn off, in this project's own renderer's scene)."""
+        turned = obs.turned()
+        if fits_a_move(obs, position) or fits_a_move(turned, position) \
+                or fits_a_line(obs, position, HALF_TURN_PLIES) \
+                or not fits_a_line(turned, position, HALF_TURN_PLIES):
+            return False
+        if not self._configured_unconfirmed:
+            return True
+        base = position.pieces()
+        return all(sure_of_kind(r) for sq, r in enumerate(obs.squares, start=1)
+                   if (r.content is None) != (base.get(sq) is None)
+                   or (r.content is not None and r.content.color is not base[sq].color))
+
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"
 
@@ -1003,8 +1028,9 @@ class Companion:
         # as unchanged, and kept nothing of it)
         earlier = self._first_boards
         self._first_boards = [*earlier[-(FIRST_BOARDS - 1):], settled.observation]
-        if not shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed,
-                               earlier=earlier if self._configured_unconfirmed else ()):
+        if not (shows_half_turn(settled.observation, position, clearly=self._configured_unconfirmed,
+                                earlier=earlier if self._configured_unconfirmed else ())
+                or self._line_shows_half_turn(settled.observation, position)):
             return settled
         turned = settled.turned()
         corner = self._read_turned()

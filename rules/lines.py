@@ -154,6 +154,22 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         return Search((), visited, complete=False)
 
 
+def fits_a_line(obs: Observation, position: Position, most: int, seconds: float = 0.5) -> bool:
+    """Whether some line of 2 to ``most`` legal moves from ``position`` leaves a board with the
+    kinds ``obs`` reads surely (`legal_lines`; False when the search runs out of ``seconds``).
+    A board first seen still several plies on (hands hovering over it between moves) tells
+    which way round it stands when only one orientation's play can give it."""
+    sure = SureKinds.of(obs)
+    moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
+    deadline = time.monotonic() + seconds
+    for plies in range(2, most + 1):
+        found = legal_lines(position, plies, sure, moves, deadline)
+        if found.lines:
+            return True
+        if not found.complete:
+            return False
+    return False
+
 def _misfits(white: int, black: int, sure: SureKinds) -> int:
     """How many squares the reading is sure of hold another kind on the board ``white, black``."""
     return ((sure.white & ~white).bit_count() + (sure.black & ~black).bit_count()
