@@ -995,9 +995,9 @@ class Companion:
         stood (a configured corner a half turn off, in this project's own renderer's scene)."""
         turned = obs.turned()
         if fits_a_move(obs, position) or fits_a_move(turned, position) \
-                or fits_a_line(obs, position, HALF_TURN_PLIES) \
-                or not fits_a_line(turned, position, HALF_TURN_PLIES):
-            return False
+                or fits_a_line(obs, position, HALF_TURN_PLIES) is not False \
+                or fits_a_line(turned, position, HALF_TURN_PLIES) is not True:
+            return False  # (a search out of time says nothing: the board goes on as read)
         if not self._configured_unconfirmed:
             return True
         base = position.pieces()

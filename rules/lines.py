@@ -154,11 +154,13 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         return Search((), visited, complete=False)
 
 
-def fits_a_line(obs: Observation, position: Position, most: int, seconds: float = 0.5) -> bool:
+def fits_a_line(obs: Observation, position: Position, most: int,
+                seconds: float = 0.5) -> bool | None:
     """Whether some line of 2 to ``most`` legal moves from ``position`` leaves a board with the
-    kinds ``obs`` reads surely (`legal_lines`; False when the search runs out of ``seconds``).
-    A board first seen still several plies on (hands hovering over it between moves) tells
-    which way round it stands when only one orientation's play can give it."""
+    kinds ``obs`` reads surely (`legal_lines`); None when the search ran out of ``seconds``
+    before it found one (it cannot say).  A board first seen still several plies on (hands
+    hovering over it between moves) tells which way round it stands when only one
+    orientation's play can give it."""
     sure = SureKinds.of(obs)
     moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
     deadline = time.monotonic() + seconds
@@ -167,8 +169,9 @@ def fits_a_line(obs: Observation, position: Position, most: int, seconds: float 
         if found.lines:
             return True
         if not found.complete:
-            return False
+            return None
     return False
+
 
 def _misfits(white: int, black: int, sure: SureKinds) -> int:
     """How many squares the reading is sure of hold another kind on the board ``white, black``."""
