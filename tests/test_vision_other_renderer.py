@@ -6,7 +6,6 @@ from __future__ import annotations
 from rules.game import Game
 from rules.matching import sure_of_kind
 from rules.position import Position
-from vision.motion import MotionConfig, measure, small_view
 from vision.pipeline import BoardWatcher, WatchConfig, mean_frame
 from altrender.source import AltRenderedSource
 
@@ -47,27 +46,3 @@ def test_squares_emptied_in_play_read_surely_empty_with_flat_men():
         misread = [sq for sq in range(1, 51) if not sure_of_kind(obs.reading(sq))
                    or (obs.reading(sq).content is None) != (end.get(sq) is None)]
         assert misread == [], f"at {t:.1f} s"
-
-
-def test_an_arms_shadow_across_the_board_over_pieces_moved_under_it_is_no_hand():
-    """The other renderer's selfplay-56 (seed 39002): quick play under one low lamp, the next
-    mover's hand hovering out of the picture, its arm's shadow lying across a third of the
-    board from the table.  The pieces moved under the shadow since the still board changed what
-    no shade explains, and joined to the shadow they made it a hand over the squares: no board
-    was read for fifteen plies.  A region that reaches the table only as a shade is no arm."""
-    game, source, watcher, calm = _watched(
-        "W:WK7,K29,34,45:B21,40,41,43", "29-20 40x29 20x44 41-46 7-12 21-27 12-29 46-41 29x26 "
-        "41-32 44-17 32-23 17-22 23x21 26x17", 39002)
-    location = watcher.calibration.location
-    still = small_view(calm, location)
-    cfg = MotionConfig()
-    previous = small_view(source.frame_at(24.9)[0], location)
-    image, truth = source.frame_at(25.0)
-    assert truth.phase == "hover" and not truth.hand_over_board
-    sample = measure(small_view(image, location), previous, still, cfg)
-    assert not sample.hand
-    # the shadow changes no square; pieces moved since it was still are changes all the same
-    cells = watcher.calibration.orientation.square_cells()
-    changed = {sq for sq in range(1, 51) if sample.changed[cells[sq - 1]] > 0.3}
-    moved = {sq for sq in range(1, 51) if game.start.pieces().get(sq) != truth.board.get(sq)}
-    assert changed and changed <= moved

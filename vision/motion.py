@@ -464,17 +464,25 @@ def _edge_mask() -> np.ndarray:
     return mask
 
 
-def _from_table(diff: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
-    """The regions of ``diff`` (gaps of a pixel bridged: an arm's colour may match the border's
-    here and there): their count, labels and stats (`cv2.connectedComponentsWithStats`), and
-    which of them come from the table: reaching the ring's far part, or wider than any moved
-    piece's change and over more of the ring than its side and shadow (`_WIDE`: an arm the
-    colour of the table, in a dim light, shows only over the board and the border), or a
-    hand's width beside one of those (`_beyond_a_gap`).  None when none does."""
+def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None
+           ) -> tuple[np.ndarray, bool, np.ndarray]:
+    """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
+    board: regions that touch the view's outer edge and cover at least ``hand_share`` of a
+    square inside the playing area; and whether a region from the edge covers that much of the
+    ring alone (a hand beside the board: at rest, or holding a piece just lifted off it).  Gaps
+    of a pixel are bridged (an arm's colour may match the border's here and there).  Third, the
+    pixels of every region from the table, hand or not (the still reference never learns them).
+    ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
+    resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
+    like a shade of the squares they cover are still its own)."""
+    none = np.zeros_like(diff)
     bridged = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
     if n <= 1:
-        return None
+        return none, False, none
+    # from the table: reaching the ring's far part, or wider than any moved piece's change and
+    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
+    # in a dim light, shows only over the board and the border)
     outside = np.zeros(n, dtype=bool)
     outside[labels[_edge_mask()]] = True
     in_ring = np.bincount(labels[_ring_mask() & diff], minlength=n)
@@ -482,50 +490,14 @@ def _from_table(diff: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarr
                  >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
     outside[0] = False
     if not outside.any():
-        return None
-    outside |= _beyond_a_gap(labels, stats, outside)
-    return n, labels, stats, outside
-
-
-def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None,
-           faint: np.ndarray | None = None) -> tuple[np.ndarray, bool, np.ndarray]:
-    """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
-    board: regions from the table (`_from_table`) that cover at least ``hand_share`` of a
-    square inside the playing area; and whether a region from the table covers that much of the
-    ring alone (a hand beside the board: at rest, or holding a piece just lifted off it).
-    Third, the pixels of every region from the table, hand or not (the still reference never
-    learns them).
-    ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
-    resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
-    like a shade of the squares they cover are still its own).  But a region that reaches the
-    table only as a shade is an arm's shadow, not an arm.  ``faint``: the
-    pixels of an arm seen only faintly (`_joined_faintly`): they join regions and cover nothing
-    too, but they are an arm's."""
-    none = np.zeros_like(diff)
-    found = _from_table(diff)
-    if found is None:
         return none, False, none
-    n, labels, _, outside = found
+    outside |= _beyond_a_gap(labels, stats, outside)
     table = outside[labels] & diff
     w = _RING * MOTION_PX
     need = config.hand_share * MOTION_PX * MOTION_PX
     own = diff if shaded is None else diff & ~shaded
-    if faint is not None:
-        own = own & ~faint
     covers = np.bincount(labels[w:-w, w:-w][own[w:-w, w:-w]], minlength=n)
     hands = outside & (covers >= need)
-    if shaded is not None and hands.any():
-        # A region reaching the table whose every pixel over the ring a shade explains is an
-        # arm's shadow (one low lamp), not an arm: the pieces moved under it since the still
-        # board change what no shade explains, and joined to it they were a hand over the
-        # squares.  With the next mover's hand hovering out of the picture at quick play, its
-        # arm's shadow across a third of the board, no board was read for fifteen plies (the
-        # other renderer's selfplay-56 at seed 39002).  (An arm that crosses the ring shows
-        # more of itself there than a shade's; one seen only faintly there, ``faint``, too.)
-        arm = diff & ~shaded if faint is None else (diff & ~shaded) | faint
-        edge = np.bincount(labels[_edge_mask() & diff], minlength=n) > 0
-        crossing = np.bincount(labels[_ring_mask() & arm], minlength=n) >= need
-        hands &= crossing | ~edge
     beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
     if not hands.any():
         return none, beside, table
@@ -693,5 +665,5 @@ def _joined_faintly(change: np.ndarray, diff: np.ndarray, shaded: np.ndarray, de
     faint = _faint(change, diff, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
     if not faint.any():
         return None
-    hands, _, table = _hands(diff | faint, config, shaded, faint)
+    hands, _, table = _hands(diff | faint, config, shaded | faint)
     return hands & ~faint, table, faint
