@@ -62,7 +62,7 @@ from rules.arbiter import Arbiter
 from rules.events import CountersChanged, Event, LookAgain
 from rules.game import Game
 from rules.lines import fits_a_line
-from rules.matching import fits_a_move, shows_half_turn, sure_of_kind
+from rules.matching import changes_read_surely, fits_a_move, shows_half_turn
 from rules.observation import Observation, Settled
 from rules.piece import Color, Piece
 from rules.position import Position
@@ -998,12 +998,7 @@ class Companion:
                 or fits_a_line(obs, position, HALF_TURN_PLIES) is not False \
                 or fits_a_line(turned, position, HALF_TURN_PLIES) is not True:
             return False  # (a search out of time says nothing: the board goes on as read)
-        if not self._configured_unconfirmed:
-            return True
-        base = position.pieces()
-        return all(sure_of_kind(r) for sq, r in enumerate(obs.squares, start=1)
-                   if (r.content is None) != (base.get(sq) is None)
-                   or (r.content is not None and r.content.color is not base[sq].color))
+        return not self._configured_unconfirmed or changes_read_surely(obs, position)
 
     def _lighter_or_darker(self) -> str:
         return "lighter" if self.white_is_lighter else "darker"

@@ -185,11 +185,16 @@ def shows_half_turn(observation: Observation, position: Position, clearly: bool 
         return True
     if any(_moved_first(o, position) for o in earlier) or _may_have_moved(observation, position):
         return False
+    return decision.accepted is not None and changes_read_surely(observation, position)
+
+
+def changes_read_surely(observation: Observation, position: Position) -> bool:
+    """Whether every square where ``observation`` reads another kind than ``position`` has
+    (empty, or a piece of a colour) is read surely (`sure_of_kind`)."""
     base = position.pieces()
-    return decision.accepted is not None and all(
-        sure_of_kind(r) for sq, r in enumerate(observation.squares, start=1)
-        if (r.content is None) != (base.get(sq) is None)
-        or (r.content is not None and r.content.color is not base[sq].color))
+    return all(sure_of_kind(r) for sq, r in enumerate(observation.squares, start=1)
+               if (r.content is None) != (base.get(sq) is None)
+               or (r.content is not None and r.content.color is not base[sq].color))
 
 
 def _may_have_moved(observation: Observation, position: Position) -> bool:

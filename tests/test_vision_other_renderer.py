@@ -10,24 +10,6 @@ from vision.pipeline import BoardWatcher, WatchConfig, mean_frame
 from altrender.source import AltRenderedSource
 
 
-def _watched(fen: str, moves: str, seed: int) -> tuple[Game, AltRenderedSource, BoardWatcher,
-                                                        object]:
-    """The other renderer's game of ``moves`` from ``fen`` at ``seed`` (10 frames a second),
-    opened, and a watcher calibrated on the mean of its first eight frames, the board still:
-    (the game, the source, the watcher, that mean frame)."""
-    game = Game(start=Position.from_fen(fen))
-    for text in moves.split():
-        game.push_text(text)
-    source = AltRenderedSource(game, seed, fps=10.0, tail_s=3.0)
-    source.open()
-    first = source.read()
-    calm = mean_frame([first.image] + [source.frame_at(first.time + k / 10.0)[0]
-                                       for k in range(1, 8)])
-    watcher = BoardWatcher(WatchConfig(corner_46=source.truth.corner_46))
-    watcher.calibrate(calm, board=game.start.pieces())
-    return game, source, watcher, calm
-
-
 def test_squares_emptied_in_play_read_surely_empty_with_flat_men():
     """The other renderer's selfplay-50 (seed 31003): a set-up game on a blue/yellow board
     whose men stand 0.11 of a square high.  The cells were learnt at the first guess of a
@@ -35,8 +17,15 @@ def test_squares_emptied_in_play_read_surely_empty_with_flat_men():
     the empty squares' outline limit came out at 1.6 where play's frames showed 2 to 4 on
     empty squares, the squares emptied by the last plies read "empty" at 0.45, and the game's
     last three plies and its result (Art. 20a) were never recorded."""
-    game, source, watcher, _ = _watched("W:W16,30,K43:BK8,14,K35,37",
-                                        "43-49 35x19 49x47 14-19 47-33 19-23 33x13", 31003)
+    game = Game(start=Position.from_fen("W:W16,30,K43:BK8,14,K35,37"))
+    for text in "43-49 35x19 49x47 14-19 47-33 19-23 33x13".split():
+        game.push_text(text)
+    source = AltRenderedSource(game, 31003, fps=10.0, tail_s=3.0)
+    source.open()
+    first = source.read()
+    calm = [first.image] + [source.frame_at(first.time + k / 10.0)[0] for k in range(1, 8)]
+    watcher = BoardWatcher(WatchConfig(corner_46=source.truth.corner_46))
+    watcher.calibrate(mean_frame(calm), board=game.start.pieces())
     end = game.position.pieces()
     last = source.play.end - 0.5
     for t in (last, last - 0.1, last - 0.2):

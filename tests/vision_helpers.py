@@ -82,7 +82,7 @@ def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
     from renderer.sensor import CameraBehaviour
     from renderer.sequence import SPECTATOR_SHARE, Pace
 
-    pace = Pace.random(np.random.default_rng([seed, 0x9ACE]))
+    pace = Pace.of_seed(seed)
     behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
     return list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
                             seed=seed, jitter=0.3, touches=0.3, behaviour=behaviour, pace=pace,
