@@ -257,7 +257,8 @@ class ColourModel:
     difference between a cell's top sample and its floor (`vision.squares`: the square's own
     colour in the same frame, so the same light and glare), each class's mean
     ``floor_offset`` and spread ``floor_spread`` (3 x 3 each); ``rim_empty``, the most of a
-    piece's outline (`vision.squares.rim_contrast`) an empty dark cell showed."""
+    piece's outline (`vision.squares.rim_contrast`) an empty dark cell showed, and
+    ``rim_pieces``, the least a piece's cell showed but for a tenth of them."""
 
     light_square: tuple[float, float, float]
     dark_square: tuple[float, float, float]
@@ -269,6 +270,7 @@ class ColourModel:
     floor_offset: np.ndarray | None = field(default=None, compare=False)
     floor_spread: np.ndarray | None = field(default=None, compare=False)
     rim_empty: float | None = None
+    rim_pieces: float | None = None
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (np.array(self.light_square), np.array(self.dark_square),

@@ -651,7 +651,10 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
     rims = view.rim
     empty = (labels == EMPTY) & ~light
     rim = float(rims[empty].max()) if np.count_nonzero(empty) >= 4 else None
+    pieces = ((labels == WHITE_PIECE) | (labels == BLACK_PIECE)) & ~light
+    rim_pieces = (float(np.quantile(rims[pieces], 0.1)) if np.count_nonzero(pieces) >= 4
+                  else None)
     cells = refs.learnt(view.top, labels, rate=1.0, rims=rims).from_neighbours(colours) \
         .with_glare(colours)
     return replace(model, cells=cells,
-                   rim_empty=rim), odd
+                   rim_empty=rim, rim_pieces=rim_pieces), odd

@@ -1,0 +1,40 @@
+"""The service on the other renderer's scenes (altrender/: its own scene code, piece sets and
+camera): boards this project's renderer does not draw, taken and followed with the defaults."""
+
+from __future__ import annotations
+
+import logging
+
+from altrender.source import AltRenderedSource
+from device.service import Companion
+from device.store import GameStore
+from rules.events import Irregularity
+from rules.game import Game
+
+#: The first plies of the real game the other renderer's bench played in that scene
+#: (lidraughts-10).
+OPENING = ("34-30", "20-25", "39-34")
+
+
+def test_a_start_position_whose_dark_men_have_the_dark_squares_colour_is_taken_by_their_outlines(
+        tmp_path, caplog):
+    """The other renderer's scene at seed 43003: a grey and white board whose black men are the
+    grey of the dark squares (their colours 0.35 spreads apart, where a start position needs
+    0.6), but each man shows its round outline and no empty square does.  The start position
+    was never taken and not one move of 30 was recorded; the board must be found, and the
+    moves followed."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    game = Game()
+    for text in OPENING:
+        game.push_text(text)
+    source = AltRenderedSource(game, 43003, fps=6.0, tail_s=3.0)
+    source.open()
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"})
+    c.open_game()
+    events = []
+    while (frame := source.read()) is not None:
+        events.extend(c.process(frame))
+    notes = [r.getMessage() for r in caplog.records]
+    assert any(n.startswith("Board found") for n in notes), notes
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(OPENING)
