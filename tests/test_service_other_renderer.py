@@ -10,6 +10,7 @@ from device.service import Companion
 from device.store import GameStore
 from rules.events import Irregularity
 from rules.game import Game
+from rules.position import Position
 
 #: The first plies of the real game the other renderer's bench played in that scene
 #: (lidraughts-10).
@@ -38,3 +39,24 @@ def test_a_start_position_whose_dark_men_have_the_dark_squares_colour_is_taken_b
     assert any(n.startswith("Board found") for n in notes), notes
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert c.arbiter.game.move_texts() == list(OPENING)
+
+
+def test_a_fist_hovering_over_the_far_edge_hides_the_corner_of_a_square_it_covers(tmp_path):
+    """The other renderer's selfplay-50 at seed 43009: after White's first move the next
+    mover's fist hovered still over the board's far edge, its sleeve on the table: a hand beside
+    the board, over no square as a hand over the board covers one, but over a corner of the
+    empty square 10, which read as a black man at 0.98 once the board stood still: a false
+    Art. 27 ("several pieces moved").  What it covers of a square is not seen."""
+    game = Game(start=Position.from_fen("W:W16,30,K43:BK8,14,K35,37"))
+    for text in ("43-49", "35x19"):
+        game.push_text(text)
+    source = AltRenderedSource(game, 43009, fps=15.0, tail_s=3.0)
+    source.open()
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  corner_46=source.corner_46, start=game.start)
+    c.open_game()
+    events = []
+    while (frame := source.read()) is not None:
+        events.extend(c.process(frame))
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == ["43-49", "35x19"]

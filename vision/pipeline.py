@@ -60,6 +60,8 @@ _MARKER_SEARCH_EVERY = 8
 #: (its shadow, blur, a radius measured a little short): a square's four corners, 0.71 square
 #: from its centre, are within it of a piece of radius 0.41 and up.
 _COVER_MARGIN = 0.3
+#: The share of a cell a hand at rest beside the board covers that hides the square.
+_BESIDE_COVERS = 0.05
 #: A piece's own square's corners (0.71 square from its centre) always count as hidden or
 #: shaded by it (`BoardWatcher._covering`), whatever radius it is measured with.
 _OWN_CORNERS = 0.72
@@ -1016,8 +1018,25 @@ class BoardWatcher:
                 self._passing.seen_empty(sq, self._frames, bool(clear[r, c]),
                                          2 if probs[r, c, 0] > _LIFT_SURE else 1)
 
+    def _beside_covers(self) -> np.ndarray | None:
+        """(10, 10) the cells a region reaching in from the table (a hand at rest beside the
+        board, hovering over its edge) covers `_BESIDE_COVERS` of, in the last frame; None when
+        none.  It covers less of them than a hand over the board does, but what it covers of a
+        square is not seen: a fist hovering over the far edge covered a corner of an empty
+        square, read as a black man at 0.98, and a false Art. 27 followed (the other renderer's
+        selfplay-50, seed 43009)."""
+        table = None if self._sample is None else self._sample.from_table
+        shares = None if table is None else cell_shares(table)
+        if shares is None or not (shares > _BESIDE_COVERS).any():
+            return None
+        return shares > _BESIDE_COVERS
+
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
-        obs = self.read(frame, time, occluded=self._occluding)
+        occluded = self._occluding
+        beside = self._beside_covers()
+        if beside is not None:
+            occluded = beside if occluded is None else occluded | beside
+        obs = self.read(frame, time, occluded=occluded)
         seen = self._last_read
         assert seen is not None
         changed = self._reference is None or obs.text() != self._reference.text()
