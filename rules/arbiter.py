@@ -336,7 +336,14 @@ class Arbiter:
                     if breach is not None:
                         return tuple(breach)
                     events = self._record(move, after, when)
-                    self._touch([held])  # the next mover's piece in hand: touched (Art. 15)
+                    if not settled.seen_before(held, move.to_square):
+                        # the next mover's piece in hand: touched (Art. 15).  Not when its
+                        # square was seen empty before the move's piece was seen put down: the
+                        # move was not finished (Art. 16), so it was not his turn, and a hand
+                        # hovering still over a dark man, its fingers the colour of the empty
+                        # square, looks so (a false touch-move: the system bench's selfplay-23
+                        # at seed 2323014)
+                        self._touch([held])
                     return tuple(events)
             return self._irregular(obs, base, when, lifted, settled.beside)
 

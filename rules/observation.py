@@ -191,7 +191,9 @@ class Settled:
     ``beside``: taken while something reached in from the table beside the board (a hand on its
     edge, at rest or not; once, an arm lying over the far row in a dim room that the camera did
     not tell from the squares): a board that nothing legal or irregular explains is read again
-    before it is named."""
+    before it is named.
+    ``lifted_at`` and ``placed_at``: when each lifted and placed square was seen so (the
+    watcher's frame number, in the same order), when the watcher knows it (else empty)."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()
@@ -201,10 +203,20 @@ class Settled:
     placed: tuple[int, ...] = ()
     provisional: bool = False
     beside: bool = False
+    lifted_at: tuple[int, ...] = field(default=(), compare=False)
+    placed_at: tuple[int, ...] = field(default=(), compare=False)
 
     def turned(self) -> "Settled":
         """The same settled board turned half round with the sides swapped (`Observation.turned`;
         a lifted or placed square n is 51 - n)."""
         return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
                        self.complete, self.frame, tuple(51 - sq for sq in self.placed),
-                       self.provisional, self.beside)
+                       self.provisional, self.beside, self.lifted_at, self.placed_at)
+
+    def seen_before(self, lifted: int, placed: int) -> bool:
+        """Whether square ``lifted`` was seen lifted before square ``placed`` was seen holding
+        the piece put there (False when either is unknown)."""
+        if len(self.lifted_at) != len(self.lifted) or len(self.placed_at) != len(self.placed) \
+                or lifted not in self.lifted or placed not in self.placed:
+            return False
+        return self.lifted_at[self.lifted.index(lifted)] < self.placed_at[self.placed.index(placed)]

@@ -7,6 +7,8 @@ some squares read with low confidence or as the wrong piece.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.arbiter import TAKING_OFF, TAKING_OFF_S, Arbiter
@@ -490,6 +492,28 @@ def test_a_move_then_the_next_movers_piece_taken_up_is_the_move_and_a_touch_art_
     events = arb.observe(seen(arb, base=board, lifted=(23, 28, 34)))
     assert [e.kind for e in of(events, Irregularity)] == [IrregularityKind.WRONG_PIECES_TAKEN], \
         [str(e) for e in events]
+
+
+def test_the_next_movers_piece_gone_before_the_move_was_put_down_is_no_touch_art_16():
+    # Black plays 38-27 while White's hand hovers still over his king on 48, its fingers the
+    # colour of the empty square: the camera reads 48 empty from before Black's king was put
+    # down on 27, and the board is seen with 48 "gone".  The move is recorded; 48 is no touch
+    # (Art. 15): Black's move was not finished (Art. 16), it was not White's turn.  White then
+    # plays 36-31, his king back in view under the hand that left: no breach (a false
+    # touch-move, the system bench's selfplay-23 at seed 2323014).  Seen gone after the king was
+    # put down, it is the piece in hand, touched, as before.
+    for lifted_at, touched in (((10, 12), []), ((10, 16), [48])):
+        arb = arbiter("B:WK48,36:BK45,K38")
+        board = after_move(arb, "38-27")
+        del board[48]
+        settled = replace(seen(arb, base=board, lifted=(38, 48)), lifted_at=lifted_at,
+                          placed=(27,), placed_at=(14,))
+        events = arb.observe(settled)
+        assert [e.text for e in of(events, MovePlayed)] == ["38-27"], [str(e) for e in events]
+        assert arb.touched == touched
+        events = play(arb, "36-31", lifted=(36,))
+        assert [e.text for e in of(events, MovePlayed)] == ([] if touched else ["36-31"])
+        assert bool(of(events, TouchMove)) == bool(touched)
 
 
 def test_touch_move_breach_stands_when_the_opponent_replies_rule_i():

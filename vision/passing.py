@@ -46,11 +46,17 @@ class Passing:
         the frame that made ``need`` sightings (a very sure frame counting twice), so that one
         frame's misreading under the hand does not put a square before one seen surely."""
         put_back = [sq for sq, n in self.empty_frames.items() if n >= need and sq not in gone]
+        return tuple(sorted(gone + put_back, key=lambda sq: (self.lifted_at(sq, need), sq)))
 
-        def seen(sq: int) -> int:
-            frames = self.empty_seen.get(sq)
-            return frames[min(need, len(frames)) - 1] if frames else 1 << 30
-        return tuple(sorted(gone + put_back, key=lambda sq: (seen(sq), sq)))
+    def lifted_at(self, square: int, need: int) -> int:
+        """The frame by which ``square`` was seen empty ``need`` times (`lifted`'s order; a very
+        large number when it never was)."""
+        frames = self.empty_seen.get(square)
+        return frames[min(need, len(frames)) - 1] if frames else 1 << 30
+
+    def placed_at(self, square: int) -> int:
+        """The frame ``square`` was first seen holding a piece (a very large number: never)."""
+        return self.first_placed.get(square, 1 << 30)
 
     def placed(self, need: int) -> tuple[int, ...]:
         """The squares seen clearly holding a piece on ``need`` frames, in the order first seen."""

@@ -707,10 +707,17 @@ class BoardWatcher:
             return
         self._offered.add(text)
         gone = [sq for sq in self._gone(obs) if not obs.reading(sq).occluded]
-        settled = Settled(obs, self._passing.lifted(gone, self.config.lift_frames), time,
-                          frame=self._frames, placed=self._passing.placed(self.config.lift_frames),
-                          provisional=True)
+        lifted = self._passing.lifted(gone, self.config.lift_frames)
+        placed = self._passing.placed(self.config.lift_frames)
+        settled = Settled(obs, lifted, time, frame=self._frames, placed=placed, provisional=True,
+                          **self._seen_at(lifted, placed))
         self._offer = (settled, frame, self._last_read)
+
+    def _seen_at(self, lifted: tuple[int, ...], placed: tuple[int, ...]) -> dict:
+        """When the ``lifted`` and ``placed`` squares of this episode were seen so (`Settled`)."""
+        need = self.config.lift_frames
+        return {"lifted_at": tuple(self._passing.lifted_at(sq, need) for sq in lifted),
+                "placed_at": tuple(self._passing.placed_at(sq) for sq in placed)}
 
     def _track_cells(self, frame: np.ndarray, sample: MotionSample, time: float) -> None:
         """Follow each cell alone (`_beside_hands`): quiet while no hand covers it or a cell
@@ -1049,6 +1056,7 @@ class BoardWatcher:
         # order they were first seen empty
         lifted = self._passing.lifted(self._gone(obs), self.config.lift_frames)
         placed = self._passing.placed(self.config.lift_frames)
+        seen_at = self._seen_at(lifted, placed)
         self._commit(frame, seen, obs)
         if not emit:
             return None
@@ -1057,7 +1065,7 @@ class BoardWatcher:
         # man under its fingers read as gone (the system bench's selfplay-14 at seed 1212011)
         beside = self._beside_rest or (self._sample is not None and self._sample.beside)
         return Settled(obs, lifted, time, complete, frame=self._frames, placed=placed,
-                       beside=beside)
+                       beside=beside, **seen_at)
 
     def _gone(self, obs: Observation) -> list[int]:
         """The squares of the still board whose piece ``obs`` no longer shows there (a king read
