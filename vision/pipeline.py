@@ -1040,9 +1040,9 @@ class BoardWatcher:
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         occluded = self._occluding
-        beside = self._beside_covers()
-        if beside is not None:
-            occluded = beside if occluded is None else occluded | beside
+        covered = self._beside_covers()
+        if covered is not None:
+            occluded = covered if occluded is None else occluded | covered
         obs = self.read(frame, time, occluded=occluded)
         seen = self._last_read
         assert seen is not None
