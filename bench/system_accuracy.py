@@ -66,6 +66,9 @@ def _games() -> dict:
 
 #: The share of scenes lit by one low lamp (`renderer.render.Lighting.one_lamp`).
 ONE_LAMP_SHARE = 0.25
+#: The share of scenes whose one side's pieces have the dark squares' colour
+#: (`renderer.scene.Style.like_the_squares`).
+LIKE_SQUARES_SHARE = 0.15
 #: A scene's sheen (the largest share of the lamp's colour in a man's top on any dark square,
 #: `_SceneSource.sheen`) from which the "sheen" bucket counts it: a dark man's top then lies
 #: between the dark men far from the lamp and the empty dark squares.
@@ -115,6 +118,12 @@ class _SceneSource(RenderedSource):
         lamp = np.random.default_rng([self.seed, 0x1A3B])
         if lamp.random() < ONE_LAMP_SHARE:
             lighting = lighting.one_lamp(lamp)
+        # one set in `LIKE_SQUARES_SHARE` dyed like the dark squares (its own stream, as the lamp)
+        like = np.random.default_rng([self.seed, 0x5C0A])
+        self.like_squares = False
+        if like.random() < LIKE_SQUARES_SHARE:
+            dyed = self.style.like_the_squares(like)
+            self.like_squares, self.style = dyed != self.style, dyed
         self.behaviour = self.camera_behaviour()
         if not self.behaviour.is_still:
             # the camera makes its own noise and JPEG (a defocused lens stays: its blur folds in)
@@ -311,6 +320,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "exposure": round(source.lighting.exposure, 2),
         "shadow": round(source.lighting.shadow, 2),
         "sheen": round(source.sheen(), 2), "spectators": source.spectators,
+        "like_squares": source.like_squares,
         "noise_sigma": round(source.noise_sigma(), 1),
         "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
         # what the players did: replies before the board was seen still, frames with a hand
@@ -342,6 +352,7 @@ BUCKETS = {
     "one lamp": lambda r: r.get("shadow", 0.0) >= 0.6,
     "sheen": lambda r: r.get("sheen", 0.0) >= SHEEN_BUCKET,
     "spectators": lambda r: r.get("spectators", 0) > 0,
+    "like the squares": lambda r: r.get("like_squares", False),
     "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
     "normal": lambda r: r["pace"] not in ("quick", "blitz"),
@@ -476,6 +487,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{r['game']} (seed {r['seed']}, {r['fps']:g} fps, tilt {r['tilt']}, "
                   f"shake {r['shake_px']} px, "
                   f"exposure {r['exposure']}, sheen {r['sheen']}, {r['spectators']} spectators, "
+                  f"{'pieces like the squares, ' if r['like_squares'] else ''}"
                   f"{r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}{place}, irregularities "
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 import cv2
@@ -124,6 +124,20 @@ class Style:
                    side_shade=float(rng.uniform(0.7, 0.9)), piece_relief=float(rng.uniform(0, 1)),
                    piece_gloss=float(rng.uniform(0, 0.6)), square_grain=float(rng.uniform(0, 0.6)),
                    table_grain=float(rng.uniform(0, 1)), texture_seed=int(rng.integers(1 << 30)))
+
+    def like_the_squares(self, rng: np.random.Generator) -> "Style":
+        """The same board with one side's pieces the colour of its dark squares (the side
+        nearer it in colour; a few levels off, as a real set's dye): dark men on dark wood, tellable
+        from the empty squares by their outline, side and shadow alone.  Found on `altrender`'s
+        sets "like the squares": black men the grey of the dark squares, whose colours were never
+        told apart, so the start position was never taken (its lidraughts-10 at seed 43003).  The
+        other side must stay 60 levels off the dark squares (else the board is unchanged)."""
+        near, far = sorted(("white_piece", "black_piece"),
+                           key=lambda side: _dist(getattr(self, side), self.dark_square))
+        if _dist(getattr(self, far), self.dark_square) <= 60:
+            return self
+        dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in self.dark_square)
+        return replace(self, **{near: dyed})
 
     def piece_colour(self, color: Color) -> BGR:
         return self.white_piece if color is Color.WHITE else self.black_piece
