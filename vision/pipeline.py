@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from rules.matching import sure_of_kind
 from rules.observation import Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
 from rules.squares import promotion_row
@@ -1079,8 +1080,18 @@ class BoardWatcher:
             piece = o.reading(sq).content
             return None if piece is None else piece.color
 
+        def before(sq: int) -> object:
+            # the still board's reading where it was sure, else what the game last had there:
+            # a dark hand hovering over a white man, taken for a still board, read it as a
+            # black king at 0.68; the man read again once the hand left was "gone" from there,
+            # lifted, and a false touch-move named (the system bench's selfplay-21, seed 2424001)
+            if self._confirmed is not None and not sure_of_kind(ref.reading(sq)):
+                piece = self._confirmed.get(sq)
+                return None if piece is None else piece.color
+            return colour(sq, ref)
+
         return [sq for sq in range(1, 51)
-                if colour(sq, ref) is not None and colour(sq, obs) != colour(sq, ref)]
+                if (was := before(sq)) is not None and colour(sq, obs) != was]
 
     def _commit(self, frame: np.ndarray, seen: _Reading, obs: Observation, teach: bool = True
                 ) -> None:
