@@ -1081,14 +1081,18 @@ class BoardWatcher:
             return None if piece is None else piece.color
 
         def before(sq: int) -> object:
-            # the still board's reading where it was sure, else what the game last had there:
-            # a dark hand hovering over a white man, taken for a still board, read it as a
-            # black king at 0.68; the man read again once the hand left was "gone" from there,
-            # lifted, and a false touch-move named (the system bench's selfplay-21, seed 2424001)
-            if self._confirmed is not None and not sure_of_kind(ref.reading(sq)):
+            # the still board's piece, unless it was read unsurely and the game last had no
+            # piece of its colour there: a dark hand hovering over a white man, taken for a
+            # still board, read it as a black king at 0.68; the man read again once the hand
+            # left was "gone" from there, lifted, and a false touch-move named (the system
+            # bench's selfplay-21, seed 2424001)
+            was = colour(sq, ref)
+            if was is not None and self._confirmed is not None \
+                    and not sure_of_kind(ref.reading(sq)):
                 piece = self._confirmed.get(sq)
-                return None if piece is None else piece.color
-            return colour(sq, ref)
+                if piece is None or piece.color != was:
+                    return None
+            return was
 
         return [sq for sq in range(1, 51)
                 if (was := before(sq)) is not None and colour(sq, obs) != was]
