@@ -519,3 +519,42 @@ def test_a_set_up_game_played_out_unseen_under_a_glare_is_recorded(tmp_path, cap
     assert c.arbiter.game.positions[-1].pieces() == frames[-1].pieces
     assert c.arbiter.over is not None and c.store.games()[0].result == "1-0"
     assert "these moves were not seen one by one" in c.pdn()
+
+
+def test_an_empty_square_under_a_lamps_glare_is_not_taken_for_a_pale_man(tmp_path):
+    """Art. 22, Art. 27: a set-up ending of three kings (the bench's selfplay-35 at seed
+    2525006, its scene redrawn: a lamp's glare centred on the empty dark square 34).  The glare
+    lit the square's middle, where a piece's top is read, far more than its corners, so the top
+    stood off the floor as a pale man's does, not as an empty square's: 34 read as a white man
+    at 0.97 on every board, and White's first move was named "several pieces moved".  The
+    square's own empty look, learnt from the set-up, tells it: the seven plies are recorded and
+    nothing is irregular."""
+    start = Position.from_fen("W:WK11,K45:BK20")
+    texts = ["11-44", "20-47", "45-40", "47-15", "44-22", "15-29", "40x23"]
+    moves = moves_of(*texts, start=start)
+    camera = Camera(tilt_deg=35.12905330039286, yaw_deg=-164.54689061790907,
+                    roll_deg=-1.8435794676838562, distance_mm=783.575181365279,
+                    fov_deg=63.5192264818523, k1=-0.11917009781150233, k2=0.039774877947673426,
+                    look_dx_mm=-5.612309612809654, look_dy_mm=-7.1120876471868275,
+                    width=1280, height=960, focal_px=None)
+    style = Style(light_square=(186, 228, 232), dark_square=(74, 89, 161), border=(82, 82, 102),
+                  table=(18, 72, 108), white_piece=(168, 221, 255), black_piece=(41, 65, 85),
+                  border_print=None, edge_line=(44, 53, 96), border_mm=27.09332392976532,
+                  piece_diameter=0.8975988659311388, man_height=0.11078655809171516,
+                  side_shade=0.8101879800639781, piece_relief=0.08683749803114027,
+                  piece_gloss=0.018014097973417353, square_grain=0.5211924096039602,
+                  table_grain=0.8040871751916852, texture_seed=779298194)
+    lighting = Lighting(gradient=0.11296975419982946, gradient_deg=101.56214130026122,
+                        vignette=0.23409577530885628, exposure=0.650589724318534,
+                        white_balance=(1.044208667566861, 0.9084249489285722,
+                                       0.9195386874219026),
+                        glare=0.738037519755584, glare_xy=(0.39027635802321026, 0.4517664771141331),
+                        glare_radius=0.0413332720080217, shadow=0.2969286434739933,
+                        light_azimuth_deg=322.0680613375513,
+                        light_elevation_deg=46.04024294170172, noise=0.0,
+                        blur=0.9182081579545224, motion_deg=115.00216064403165,
+                        jpeg_quality=None, sheen=0.089)
+    frames = bench_scene(start, moves, 2525006, camera, style, lighting)
+    c, events = watch(tmp_path, frames, start=start, corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == texts

@@ -132,7 +132,10 @@ class CellReferences:
     `from_neighbours`; a class predicted under a glare, `with_glare`); ``dark`` (10, 10, None:
     all) the dark cells, the only ones whose looks speak for each other's; ``rim`` (10, 10, 3,
     None: none) the outline contrast (`vision.squares.rim_contrast`) each class showed on the
-    cell where it was seen (NaN: never measured)."""
+    cell where it was seen (NaN: never measured); ``floor`` (10, 10, 3, None: none) the top
+    sample less the floor (`vision.squares`) the cell showed empty, in the calibration light
+    (NaN: never seen empty): a glare or a shade centred on the square makes it unlike the
+    empty cells' typical difference there."""
 
     mean: np.ndarray
     seen: np.ndarray
@@ -141,6 +144,7 @@ class CellReferences:
     extra_var: np.ndarray | None = None
     dark: np.ndarray | None = None
     rim: np.ndarray | None = None
+    floor: np.ndarray | None = None
 
     def prior(self) -> np.ndarray:
         """(10, 10, 3) the guess where the look tells nothing: the class last known there more
@@ -151,15 +155,24 @@ class CellReferences:
         return out
 
     def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.3,
-               rims: np.ndarray | None = None) -> "CellReferences":
+               rims: np.ndarray | None = None, floors: np.ndarray | None = None
+               ) -> "CellReferences":
         """References moved towards ``samples`` (10, 10, 3, already in the calibration light) on
         the cells whose class ``labels`` (10, 10; -1: none) gives: taken as they are on a cell
         never seen with that class, else by ``rate``; the outline contrasts ``rims`` (10, 10)
-        alike, when given."""
+        and the empty cells' top-less-floor differences ``floors`` (10, 10, 3, in the
+        calibration light) alike, when given."""
         mean, seen = self.mean.copy(), self.seen.copy()
         rim = self.rim
         if rims is not None:
             rim = np.full(seen.shape, np.nan) if rim is None else rim.copy()
+        floor = self.floor
+        if floors is not None:
+            floor = np.full((10, 10, 3), np.nan) if floor is None else floor.copy()
+            empty = labels == EMPTY
+            old = floor[empty]
+            floor[empty] = np.where(np.isnan(old), floors[empty],
+                                    (1 - rate) * old + rate * floors[empty])
         for r, c in np.argwhere(labels >= 0):
             k = int(labels[r, c])
             w = rate if seen[r, c, k] else 1.0
@@ -169,7 +182,7 @@ class CellReferences:
                 old = rim[r, c, k]
                 rim[r, c, k] = rims[r, c] if np.isnan(old) else (1 - rate) * old + rate * rims[r, c]
         return replace(self, mean=mean, seen=seen, last=np.where(labels >= 0, labels, self.last),
-                       rim=rim)
+                       rim=rim, floor=floor)
 
     def from_neighbours(self, colours: np.ndarray) -> "CellReferences":
         """The references of the classes never seen on a cell predicted from that class's looks
@@ -298,10 +311,12 @@ class ColourModel:
         return np.array([self.dark_square, self.white_piece, self.black_piece], dtype=np.float64)
 
     def learnt(self, samples: np.ndarray, labels: np.ndarray, rate: float = 0.1,
-               rims: np.ndarray | None = None) -> "ColourModel":
+               rims: np.ndarray | None = None, floors: np.ndarray | None = None
+               ) -> "ColourModel":
         """A calibrated model refined from sure cells: ``samples`` (10, 10, 3) top colours
         already in the calibration light, ``labels`` (10, 10) their classes (-1: not sure), and
-        their outline contrasts ``rims`` (10, 10) when measured.  Each cell's references learn
+        their outline contrasts ``rims`` (10, 10) and top-less-floor differences ``floors``
+        (10, 10, 3, in the calibration light) when measured.  Each cell's references learn
         its own sample (`CellReferences.learnt`); each class colour moves by ``rate`` towards
         its samples' median under the board's typical light."""
         assert self.cells is not None
@@ -313,7 +328,8 @@ class ColourModel:
                 colours[k] = (1 - rate) * colours[k] + rate * np.median(typical[sel], axis=0)
         t = [tuple(float(v) for v in c) for c in colours]
         return replace(self, dark_square=t[0], white_piece=t[1], black_piece=t[2],
-                       cells=self.cells.learnt(samples, labels, rims=rims).from_neighbours(colours)
+                       cells=self.cells.learnt(samples, labels, rims=rims, floors=floors)
+                       .from_neighbours(colours)
                        .with_glare(colours))
 
 

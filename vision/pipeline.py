@@ -32,7 +32,7 @@ from rules.piece import BLACK, WHITE, Piece
 from rules.squares import promotion_row
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
-from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance
+from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance, relight
 from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_evidence, limit_warning,
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
@@ -43,8 +43,7 @@ from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, St
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
-from vision.squares import (MAN_HEIGHT, BoardView, board_view, calibration_light_tops, classify,
-                            learn_colours)
+from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours, light_change
 
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
 
@@ -1254,8 +1253,10 @@ class BoardWatcher:
         """``cal`` with its colours taught the ``labels`` (10 x 10 classes, -1: none) of a view
         (the class colours moved by ``rate``, `ColourModel.learnt`)."""
         par = cal.orientation.dark_parity
-        colours = cal.colours.learnt(calibration_light_tops(view, cal.colours, par), labels,
-                                     rate=rate, rims=view.rim)
+        change = light_change(view, cal.colours, par)
+        colours = cal.colours.learnt(relight(view.top, 1.0 / change), labels, rate=rate,
+                                     rims=view.rim,
+                                     floors=(view.top - view.floor) / change[..., None])
         assert colours.cells is not None
         return replace(cal, colours=colours, empty_ref=colours.cells.mean[..., EMPTY, :])
 

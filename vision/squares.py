@@ -491,8 +491,33 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
         # the top against the cell's own floor: the same light and glare on both
         offset = model.floor_offset[None, None] * change[..., None, None]
         var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
-        loglik = loglik + _log_likelihoods(view.top - view.floor, offset, var)[0]
+        floor = _log_likelihoods(view.top - view.floor, offset, var)[0]
+        loglik = loglik + np.where(_odd_floor(model, change)[..., None], 0.0, floor)
     return loglik, d2
+
+
+#: Standard deviations (per channel) by which a cell's own empty top-less-floor difference
+#: must stand off the empty cells' typical one for the floor to tell nothing there.
+_FLOOR_ODD = 4.0
+
+
+def _odd_floor(model: ColourModel, change: np.ndarray) -> np.ndarray:
+    """(10, 10) cells whose own empty look stood off its floor unlike an empty cell's
+    (`CellReferences.floor`): a lamp's glare centred on the square lit the top sample far
+    more than the corners, so the top less the floor there looked like a pale man's, not an
+    empty square's.  The floor tells nothing on them; the cell's own looks do (the system
+    bench's selfplay-35 at seed 2525006: a set-up endgame whose empty 34 lay under the glare
+    read as a white man at 0.97 on every board, and White's first move was named Art. 27)."""
+    cells = model.cells
+    assert model.floor_offset is not None and model.floor_spread is not None
+    if cells is None or cells.floor is None:
+        return np.zeros((10, 10), dtype=bool)
+    own = cells.floor * change[..., None]
+    typical = model.floor_offset[EMPTY][None, None] * change[..., None]
+    spread = np.sqrt(NOISE ** 2 + model.floor_spread[EMPTY] ** 2)
+    off = np.abs(own - typical) / spread
+    dark = np.ones((10, 10), dtype=bool) if cells.dark is None else cells.dark
+    return (np.nan_to_num(off, nan=0.0).max(axis=-1) > _FLOOR_ODD) & dark
 
 
 def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
@@ -504,11 +529,6 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
     p = _probabilities(loglik, d2, washed_out(view), ~model.cells.seen.any(axis=-1),
                        model.cells.prior())
     return CellProbabilities(_rim_doubt(view, model, p) if outline else p)
-
-
-def calibration_light_tops(view: BoardView, model: ColourModel, dark_parity: int) -> np.ndarray:
-    """The cells' top samples as they would look in the calibration frame's light."""
-    return relight(view.top, 1.0 / light_change(view, model, dark_parity))
 
 
 #: Smallest spread (per Lab channel) of a class about its colour under a cell's light.
@@ -654,7 +674,7 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
     pieces = ((labels == WHITE_PIECE) | (labels == BLACK_PIECE)) & ~light
     rim_pieces = (float(np.quantile(rims[pieces], 0.1)) if np.count_nonzero(pieces) >= 4
                   else None)
-    cells = refs.learnt(view.top, labels, rate=1.0, rims=rims).from_neighbours(colours) \
-        .with_glare(colours)
+    cells = refs.learnt(view.top, labels, rate=1.0, rims=rims, floors=view.top - view.floor) \
+        .from_neighbours(colours).with_glare(colours)
     return replace(model, cells=cells,
                    rim_empty=rim, rim_pieces=rim_pieces), odd
