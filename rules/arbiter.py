@@ -399,10 +399,19 @@ class Arbiter:
         trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
         trial._quick_only = True
         events = trial.observe(replace(settled, provisional=False))
+        obs = settled.observation
+        if len(events) == 1 and isinstance(events[0], LookAgain) \
+                and events[0].reason == LONG_LINE and not obs.occluded:
+            # A board read whole that legal play explains, several plies on, wanting only
+            # another reading of it: evidence for the still board to come (`seen`).  Quick
+            # play under an arm resting over the board: three plies went by before a board
+            # was read whole in passing, nine before the next still one, beyond any search
+            # from the last board taken (the other renderer's selfplay-55, seed 47003).
+            self._keep(obs)
+            return ()
         if not any(isinstance(e, MovePlayed) for e in events) \
                 or not all(isinstance(e, _PROVISIONAL_EVENTS) for e in events):
             return ()
-        obs = settled.observation
         changed = changes_between(self._physical(self.position), trial._physical(trial.position))
         if any(obs.reading(sq).occluded for sq in changed):
             # read beside hands (`vision.pipeline.BoardWatcher._beside_hands`): a square the

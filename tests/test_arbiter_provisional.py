@@ -114,12 +114,15 @@ def test_a_move_with_another_piece_touched_seen_in_passing_waits_for_the_still_b
 
 def test_a_long_gap_seen_in_passing_is_left_to_the_still_board_and_said_nothing_art_22():
     # Five plies on: too long a line to take from a board seen in passing; no "look again"
-    # either (the still board will be read again as often as needed).
+    # either (the still board will be read again as often as needed).  Read whole, the board
+    # is kept as one reading of it (below); nothing else changes.
     arb = recorded_up_to(AT)
     before = state(arb)
     events = arb.observe(in_passing(board(AT + 5)))
     assert events == () and not of(events, LookAgain)
-    assert state(arb) == before
+    after = state(arb)
+    assert after[:5] == before[:5] and after[6:] == before[6:]
+    assert after[5][-1:] == [settled(board(AT + 5)).observation.text()]
 
 
 def test_while_an_irregularity_is_open_boards_in_passing_change_nothing_art_27():
@@ -217,3 +220,18 @@ def test_a_piece_seen_put_down_where_one_stood_all_along_is_no_move_beside_a_han
                                   placed=(28, 37, 23))) == ()
     assert texts(arb.observe(in_passing(moved, readings=hidden, time=5.5, lifted=(32,),
                                         placed=(28, 37)))) == ["32-28"]
+
+
+def test_a_board_read_whole_in_passing_several_plies_on_is_a_reading_of_the_still_board_art_22():
+    # Quick play under an arm resting over the board: three plies went by before a board was
+    # read whole in passing, and it was thrown away for want of a second reading; nine had gone
+    # by when the board next stood still, beyond any search, and a false Art. 27 was named (the
+    # other renderer's selfplay-55 at seed 47003).  A board read whole in passing that legal
+    # play explains, wanting only another reading, is kept: the still board that reads the same
+    # records the line at once.
+    arb = recorded_up_to(AT)
+    passing = arb.observe(in_passing(board(AT + 3)))
+    assert passing == () and arb.game.ply == AT
+    events = arb.observe(settled(board(AT + 3)))
+    assert texts(events) == REAL.move_texts()[AT:AT + 3]
+    assert not of(events, Irregularity)
