@@ -221,6 +221,9 @@ class Arbiter:
     _lifted_seen: list[int] = field(default_factory=list, repr=False)
     # the squares seen holding a piece on the way since the last recorded move, in order
     _placed_seen: list[int] = field(default_factory=list, repr=False)
+    # the watcher's frame each square was first seen lifted or placed on since the last
+    # recorded move, when it says (`Settled.lifted_at`, `placed_at`): ("lifted" | "placed", sq)
+    _sighted: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
     # a capture whose captured men were still being taken off: ((ply, move, men standing),
     # when that board was first read) (`_taking_off_pieces`)
@@ -296,6 +299,7 @@ class Arbiter:
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
         self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
         self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
+        self._sight(settled)
 
         if key is None:
             if decision.explained:
@@ -397,6 +401,7 @@ class Arbiter:
         trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)
         trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
         trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
+        trial._sighted = dict(self._sighted)
         trial._quick_only = True
         events = trial.observe(replace(settled, provisional=False))
         obs = settled.observation
@@ -515,6 +520,17 @@ class Arbiter:
             del self.seen[0], self._kinds[0]
             self.pending_at = max(self.pending_at - 1, -1)
 
+    def _sight(self, settled: Settled) -> None:
+        """Keep the frame each square of ``settled`` was first seen lifted or placed on."""
+        for kind, squares, frames in (("lifted", settled.lifted, settled.lifted_at),
+                                      ("placed", settled.placed, settled.placed_at)):
+            if len(frames) != len(squares):
+                continue
+            for sq, frame in zip(squares, frames):
+                if frame < _NEVER_SEEN:
+                    key = (kind, sq)
+                    self._sighted[key] = min(frame, self._sighted.get(key, frame))
+
     def _forget(self) -> None:
         """The board is accounted for (a move recorded, the board as it stands): the readings
         before it, and what was seen lifted and placed in passing, are no longer evidence of
@@ -523,6 +539,7 @@ class Arbiter:
         placed was not told from the others.)"""
         self._lifted_seen = []
         self._placed_seen = []
+        self._sighted = {}
         self.seen.clear()
         self._kinds.clear()
         self._acts.clear()
@@ -720,8 +737,9 @@ class Arbiter:
         or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
         only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
         beside the hand, on several frames), or, among lines that all do, the only one that puts
-        them down in the order first seen.  None when the sightings tell none, or not one alone, apart (a line from the board
-        as seen, `Root.AS_SEEN`, is never chosen so)."""
+        them down in the order first seen; else the only one the frames of the sightings allow
+        (`_seen_in_order`).  None when the sightings tell none, or not one alone, apart (a line
+        from the board as seen, `Root.AS_SEEN`, is never chosen so)."""
         if len(tied) < 2 or any(line.root is Root.AS_SEEN for line, _, _ in tied):
             return None
 
@@ -751,6 +769,42 @@ class Arbiter:
         fitting = [entry for entry in tied if covers(entry[0])]
         if len(fitting) > 1:
             fitting = [entry for entry in fitting if in_order(entry[0])]
+        if len(fitting) == 1:
+            return fitting[0]
+        return self._seen_in_order([entry for entry in tied if covers(entry[0])] or tied)
+
+    def _seen_in_order(self, tied: list[tuple[Line, "Trail", int]]
+                       ) -> tuple[Line, "Trail", int] | None:
+        """Of lines that give the same board, the only one whose order the frames allow that
+        the camera saw their pieces lifted and put down on (`_sighted`): a move seen done (its
+        piece seen lifted and seen put down) before another move's piece was first seen lifted
+        came before it.  Six plies under hovering hands, first seen still at their end: 1-7 was
+        seen done while 40 and 14 still stood, yet 40-35 14-19 44-39 1-7 50-44 10-14 was
+        recorded for 44-39 1-7 40-35 14-19 50-44 10-14 (the other renderer's selfplay-18 at
+        seed 47006).  A square that the line lifts from, or puts a piece on, twice tells
+        nothing.  None when no line, or more than one, fits."""
+
+        def sightings(line: Line) -> list[tuple[int | None, int | None]]:
+            moves = [move for move, _ in line.moves]
+            lifts = Counter(sq for m in moves for sq in (m.from_square, *m.captured))
+            lands = Counter(m.to_square for m in moves)
+            out = []
+            for m in moves:
+                lift = self._sighted.get(("lifted", m.from_square)) \
+                    if lifts[m.from_square] == 1 else None
+                land = self._sighted.get(("placed", m.to_square)) if lands[m.to_square] == 1 \
+                    and m.to_square != m.from_square else None
+                out.append((lift, None if lift is None or land is None else max(lift, land)))
+            return out
+
+        def allowed(line: Line) -> bool:
+            seen = sightings(line)
+            return not any(lift is not None and done is not None and done < lift
+                           for i, (lift, _) in enumerate(seen) for _, done in seen[i + 1:])
+
+        if len(tied) < 2 or not self._sighted:
+            return None
+        fitting = [entry for entry in tied if allowed(entry[0])]
         return fitting[0] if len(fitting) == 1 else None
 
     def _unseen_alike(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
@@ -1415,6 +1469,9 @@ class Arbiter:
 
 
 #: The long diagonal (manual §2j-II) and the double diagonals 47-15 and 4-36 (§2j-III).
+#: `Settled.lifted_at` / `placed_at` of a square never seen so (`vision.passing.Passing`).
+_NEVER_SEEN = 1 << 30
+
 #: What a provisional board may bring about (`Arbiter._provisional`): legal play recorded.
 _PROVISIONAL_EVENTS = (MovePlayed, CountersChanged, ScoresheetComment, DrawPossible, GameOver,
                        CrownPending)

@@ -291,6 +291,35 @@ def test_the_order_pieces_were_seen_put_down_tells_a_transposition_apart_art_22(
     assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
 
 
+def test_the_frames_pieces_were_seen_lifted_and_put_down_on_tell_a_transposition_apart_art_22():
+    # Four plies read only at their end, each side's two moves in either order giving the same
+    # board.  The first move's landing lay under the resting hand until the end, so the order
+    # the landings were first seen in fits no order of the moves; but 1-6 was seen done (1
+    # lifted, 6 put down) before 50 was first seen lifted, and 50-45 before 5 was: the order
+    # is 46-41 1-6 50-45 5-10 (the other renderer's selfplay-18 at seed 47006 recorded six
+    # such plies in an order the camera had seen was wrong).
+    start = Position.from_fen("W:W46,50:B1,5")
+    game = Game(start=start)
+    for text in ("46-41", "1-6", "50-45", "5-10"):
+        game.push_text(text)
+    arb = Arbiter(Game(start=start))
+    seen = replace(settled(game.positions[-1].pieces()), lifted=(46, 1, 50, 5),
+                   lifted_at=(10, 20, 30, 40), placed=(6, 45, 10, 41), placed_at=(20, 30, 40, 100))
+    for _ in range(5):
+        events = arb.observe(seen)
+        if arb.game.ply:
+            break
+    assert texts(events) == game.move_texts()
+    assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
+    # without the frames, the order stays unseen, and is said so
+    arb = Arbiter(Game(start=start))
+    for _ in range(5):
+        events = arb.observe(replace(seen, lifted_at=(), placed_at=()))
+        if arb.game.ply:
+            break
+    assert [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
+
+
 def test_a_reading_that_fits_nothing_on_the_way_only_counts_art_22():
     # Between two boards that fit, one misread (a man of each side lost under a glare): it
     # fits no position of the line, nor one irregular act after it, and allows the next stretch
