@@ -121,7 +121,8 @@ def _sides_swapped(colours: ColourModel) -> ColourModel:
     return replace(colours, white_piece=colours.black_piece, black_piece=colours.white_piece,
                    class_spread=per_class(colours.class_spread), cells=cells,
                    floor_offset=per_class(colours.floor_offset),
-                   floor_spread=per_class(colours.floor_spread))
+                   floor_spread=per_class(colours.floor_spread),
+                   rim_classes=per_class(colours.rim_classes))
 
 
 def _fit_heights(ev: KingEvidence, pose: Pose, men: np.ndarray

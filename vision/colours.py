@@ -271,7 +271,9 @@ class ColourModel:
     colour in the same frame, so the same light and glare), each class's mean
     ``floor_offset`` and spread ``floor_spread`` (3 x 3 each); ``rim_empty``, the most of a
     piece's outline (`vision.squares.rim_contrast`) an empty dark cell showed, and
-    ``rim_pieces``, the least a piece's cell showed but for a tenth of them."""
+    ``rim_pieces``, the least a piece's cell showed but for a tenth of them; ``rim_classes``
+    (3 classes x centre and spread, None: not learnt) the log outline contrast each class
+    showed on the dark cells (`vision.squares.rim_likelihoods`)."""
 
     light_square: tuple[float, float, float]
     dark_square: tuple[float, float, float]
@@ -284,6 +286,7 @@ class ColourModel:
     floor_spread: np.ndarray | None = field(default=None, compare=False)
     rim_empty: float | None = None
     rim_pieces: float | None = None
+    rim_classes: np.ndarray | None = field(default=None, compare=False)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (np.array(self.light_square), np.array(self.dark_square),

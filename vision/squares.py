@@ -399,12 +399,16 @@ _KING_NEAR = 0.08
 
 
 def rim_contrast(view: BoardView) -> np.ndarray:
-    """(10, 10) how clearly each cell shows a round outline where a man's top face would be:
+    """(10, 10) how clearly each cell shows a round outline where a piece's top face would be:
     the colour gradient along circles about the cell's top sample (`BoardView.top_xy`, several
     radii), the gradient that `_RIM_SHARE` of the circle reaches at least, over the cell's own
     typical gradient (its median inside).  A piece shows its outline all round even where a
     glare washes its colour out to the square's; an empty cell shows noise, or a straight edge
-    crossing part of the circle."""
+    crossing part of the circle.  The circle is also tried `_RIM_SHIFT` of a square to each
+    side (a hand puts a man down off the square's centre: the other renderer's selfplay-12 at
+    seed 47010, dark men the walnut of the dark squares, showed outlines of 2.1 to 3.4 in the
+    start position and 1.5 where moved, beside the empty squares' 1.2 at most) and about a
+    king's top (`_KING_RAISED`), the best of them counting."""
     px = view.px
     smooth = cv2.GaussianBlur(view.lab, (0, 0), 1.0)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
@@ -420,13 +424,31 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     # outline, so the circle's points near them do not count
     off = np.abs((np.arange(n + 1) + 0.5) / px - np.round((np.arange(n + 1) + 0.5) / px)) * px
     near = off <= max(2.0, _RIM_GRID * px)
-    grad = np.where(near[:, None] | near[None, :], np.nan, grad)
-    cx = view.top_xy[..., 0][..., None, None] + _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
-    cy = view.top_xy[..., 1][..., None, None] + _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
+    grad = np.where(near[:, None] | near[None, :], -1.0, grad)  # masked: sorted first
+    centre = _CELL[:, ::-1].reshape(10, 10, 2).astype(np.float64) + 0.5
+    king = centre + _KING_RAISED * (view.top_xy - centre)
+    tops = [view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king]
+    best = np.zeros((10, 10))
+    for top in tops:
+        best = np.maximum(best, _outline(grad, top, px, n))
+    return best / typical
+
+
+#: Shifts (squares) of the outline circle tried about the top sample (`rim_contrast`).
+_RIM_SHIFT = 0.08
+_RIM_SHIFTS = ((0.0, 0.0), (_RIM_SHIFT, 0.0), (-_RIM_SHIFT, 0.0), (0.0, _RIM_SHIFT),
+               (0.0, -_RIM_SHIFT))
+
+
+def _outline(grad: np.ndarray, top: np.ndarray, px: int, n: int) -> np.ndarray:
+    """(10, 10) the gradient `_RIM_SHARE` of the points of circles about ``top`` (10, 10, 2,
+    squares) reach, the best of `_RIM_RADII` (0 where under 12 points count: the grid's lines
+    masked, as -1, in ``grad``)."""
+    cx = top[..., 0][..., None, None] + _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
+    cy = top[..., 1][..., None, None] + _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
     xs = np.clip(np.round((cx + MARGIN) * px).astype(int), 0, n)
     ys = np.clip(np.round((cy + MARGIN) * px).astype(int), 0, n)
     samples = grad[ys, xs]
-    samples = np.where(np.isfinite(samples), samples, -1.0)  # masked: sorted first, not counted
     ordered = np.sort(samples, axis=-1)
     counted = np.count_nonzero(samples >= 0.0, axis=-1)
     masked = samples.shape[-1] - counted
@@ -435,7 +457,7 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     reached = np.take_along_axis(ordered, np.minimum(index, samples.shape[-1] - 1)[..., None],
                                  axis=-1)[..., 0]
     reached = np.where(counted >= 12, reached, 0.0)  # (10, 10, radii)
-    return reached.max(axis=-1) / typical
+    return reached.max(axis=-1)
 
 
 def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray:
@@ -487,6 +509,7 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
     assert model.cells is not None
     mean = relight(model.cells.mean, change[..., None])
     loglik, d2 = _log_likelihoods(view.top, mean, _reference_variance(model))
+    loglik = loglik + rim_likelihoods(view, model)
     if model.floor_offset is not None and model.floor_spread is not None:
         # the top against the cell's own floor: the same light and glare on both
         offset = model.floor_offset[None, None] * change[..., None, None]
@@ -494,6 +517,50 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
         floor = _log_likelihoods(view.top - view.floor, offset, var)[0]
         loglik = loglik + np.where(_odd_floor(model, change)[..., None], 0.0, floor)
     return loglik, d2
+
+
+#: Least spread (natural log) of a class's outline contrast about its centre, and the most the
+#: outline may weigh (log-likelihood) against the colours in a reading (`rim_likelihoods`).
+_RIM_LOG_SPREAD = 0.2
+_RIM_WEIGHT = 6.0
+#: Fewest dark cells of a class whose outlines tell its centre and spread.
+_RIM_CELLS = 4
+
+
+def rim_classes(rims: np.ndarray, labels: np.ndarray, dark: np.ndarray) -> np.ndarray | None:
+    """(3 classes, centre and spread) of the log outline contrasts ``rims`` (10, 10) of the dark
+    cells of each class in ``labels`` (10, 10; -1: none): the median and robust spread (at
+    least `_RIM_LOG_SPREAD`).  A side with too few cells takes both sides' pieces together;
+    None when the empty squares or the pieces are too few to tell."""
+    logs = np.log(np.maximum(rims, 1e-3))
+    pieces = ((labels == WHITE_PIECE) | (labels == BLACK_PIECE)) & dark
+    out = np.full((3, 2), np.nan)
+    for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
+        sel = (labels == k) & dark
+        if k != EMPTY and np.count_nonzero(sel) < _RIM_CELLS:
+            sel = pieces
+        if np.count_nonzero(sel) < _RIM_CELLS:
+            return None
+        centre = float(np.median(logs[sel]))
+        spread = 1.4826 * float(np.median(np.abs(logs[sel] - centre)))
+        out[k] = centre, max(spread, _RIM_LOG_SPREAD)
+    return out
+
+
+def rim_likelihoods(view: BoardView, model: ColourModel) -> np.ndarray:
+    """(10, 10, 3) log-likelihoods of each class for each cell's outline contrast
+    (`rim_contrast`), from the outlines each class showed at calibration
+    (`ColourModel.rim_classes`, a Student t in the log), at most `_RIM_WEIGHT` apart: where
+    the colours tell the classes apart the outline changes little, where they do not (dark
+    pieces the colour of the dark squares, pale ones under a glare) it decides.  Zero when
+    the outlines were not learnt."""
+    if model.rim_classes is None:
+        return np.zeros((10, 10, 3))
+    centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
+    z = (np.log(np.maximum(view.rim, 1e-3))[..., None] - centre) / spread
+    loglik = -0.5 * (_NU + 1.0) * np.log1p(z ** 2 / _NU) - np.log(spread)
+    loglik = loglik - loglik.max(axis=-1, keepdims=True)
+    return np.maximum(loglik, -_RIM_WEIGHT)
 
 
 #: Standard deviations (per channel) by which a cell's own empty top-less-floor difference
@@ -676,5 +743,5 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
                   else None)
     cells = refs.learnt(view.top, labels, rate=1.0, rims=rims, floors=view.top - view.floor) \
         .from_neighbours(colours).with_glare(colours)
-    return replace(model, cells=cells,
-                   rim_empty=rim, rim_pieces=rim_pieces), odd
+    return replace(model, cells=cells, rim_empty=rim, rim_pieces=rim_pieces,
+                   rim_classes=rim_classes(rims, labels, ~light)), odd
