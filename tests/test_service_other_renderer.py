@@ -60,3 +60,24 @@ def test_a_fist_hovering_over_the_far_edge_hides_the_corner_of_a_square_it_cover
         events.extend(c.process(frame))
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert c.arbiter.game.move_texts() == ["43-49", "35x19"]
+
+
+def test_dark_men_the_colour_of_the_dark_squares_are_read_by_their_outlines(tmp_path):
+    """The other renderer's selfplay-12 at seed 47010: maple and walnut men on a maple and
+    walnut board.  The dark men moved onto squares they never stood on read as empty, and an
+    empty square as a man: after 31-27 not one move of 30 was recorded.  Each man shows its
+    round outline, no empty square does; read by outline as well as colour, the moves are
+    followed."""
+    game = Game()
+    for text in ("31-27", "18-23", "34-29", "23x34"):
+        game.push_text(text)
+    source = AltRenderedSource(game, 47010, fps=15.0, tail_s=3.0)
+    source.open()
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  corner_46=source.corner_46)
+    c.open_game()
+    events = []
+    while (frame := source.read()) is not None:
+        events.extend(c.process(frame))
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == game.move_texts()
