@@ -520,9 +520,12 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
 
 
 #: Least spread (natural log) of a class's outline contrast about its centre, and the most the
-#: outline may weigh (log-likelihood) against the colours in a reading (`rim_likelihoods`).
-_RIM_LOG_SPREAD = 0.2
+#: outline may weigh (log-likelihood) against the colours in a reading (`rim_likelihoods`): a
+#: clear outline against an empty square, a missing one against a piece (a hand, its shadow or
+#: a blur hide an outline; nothing but a piece draws one).
 _RIM_WEIGHT = 6.0
+_RIM_MISSING = 2.0
+_RIM_LOG_SPREAD = 0.2
 #: Fewest dark cells of a class whose outlines tell its centre and spread.
 _RIM_CELLS = 4
 
@@ -550,17 +553,21 @@ def rim_classes(rims: np.ndarray, labels: np.ndarray, dark: np.ndarray) -> np.nd
 def rim_likelihoods(view: BoardView, model: ColourModel) -> np.ndarray:
     """(10, 10, 3) log-likelihoods of each class for each cell's outline contrast
     (`rim_contrast`), from the outlines each class showed at calibration
-    (`ColourModel.rim_classes`, a Student t in the log), at most `_RIM_WEIGHT` apart: where
-    the colours tell the classes apart the outline changes little, where they do not (dark
-    pieces the colour of the dark squares, pale ones under a glare) it decides.  Zero when
-    the outlines were not learnt."""
+    (`ColourModel.rim_classes`, a Student t in the log), an empty square's at most
+    `_RIM_WEIGHT` below the best, a piece's at most `_RIM_MISSING`: where the colours tell the
+    classes apart the outline changes little, where they do not (dark pieces the colour of the
+    dark squares, pale ones under a glare) it decides.  A missing outline weighs less than a
+    clear one: a black man under a hand's edge that the hand's mask missed, its outline gone,
+    read as an empty square at 0.93, and a move was made up from it (the system bench's
+    selfplay-49 at seed 2525014).  Zero when the outlines were not learnt."""
     if model.rim_classes is None:
         return np.zeros((10, 10, 3))
     centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
     z = (np.log(np.maximum(view.rim, 1e-3))[..., None] - centre) / spread
     loglik = -0.5 * (_NU + 1.0) * np.log1p(z ** 2 / _NU) - np.log(spread)
     loglik = loglik - loglik.max(axis=-1, keepdims=True)
-    return np.maximum(loglik, -_RIM_WEIGHT)
+    floor = np.array([-_RIM_WEIGHT, -_RIM_MISSING, -_RIM_MISSING])
+    return np.maximum(loglik, floor)
 
 
 #: Standard deviations (per channel) by which a cell's own empty top-less-floor difference
