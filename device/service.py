@@ -132,6 +132,10 @@ CALIBRATE_FRAMES = 8
 #: companion that tried on every frame fell minutes behind the camera (the other renderer's
 #: lidraughts-10 at seed 8002: a 2-minute game took over 15 minutes).
 CALIBRATE_RETRY_S = 0.5
+#: While the board is not found in a frame, it is searched for again after this long (seconds of
+#: the camera's time), twice as long after each search in vain, up to the most (`_board_box`).
+BOX_RETRY_S = 1.0
+BOX_RETRY_MOST_S = 16.0
 #: A board learnt with something held still over squares from its edge (a hand resting on the
 #: board, `Calibration.covered`) is learnt again on a later still picture, for this long (s):
 #: the squares under the hand learnt its look (a hand resting over a corner at the start: two
@@ -405,6 +409,7 @@ class Companion:
         self._thumb: "np.ndarray | None" = None
         self._box: "tuple[tuple[int, int], tuple[int, int]] | None" = None  # `_board_box`
         self._box_tried = float("-inf")  # when it was last searched for, not found
+        self._box_wait = BOX_RETRY_S  # how long after that it is searched for again
         self._still_since: float | None = None
         # the first still stretch's mean, however short, before anything moved (`_begun`)
         self._first_look = None
@@ -640,7 +645,7 @@ class Companion:
         None when no line of legal moves explains the board (another position: a problem set
         up, the pieces still being placed), or it cannot be read.  Waiting for the start
         position was for ever: not one move was recorded."""
-        from vision.locate import BoardNotFound
+        from vision.locate import BoardNotFound, find_board
         from vision.pipeline import BoardWatcher, CalibrationError, mean_frame
 
         frames = list(self._still_frames)
@@ -651,10 +656,21 @@ class Companion:
         parts = min(3, len(frames)) if len(frames) >= 3 else 0
         pictures = [image] + [mean_frame(frames[len(frames) * k // parts:len(frames) * (k + 1) // parts])
                               for k in range(parts)]
-        where = self._configured_location(image)
         trial = Arbiter(self.arbiter.game.copy(), unseen=True)
         if trial.over is not None or self.arbiter.pending is not None:
             return None
+        # the board is found once for all the pictures of one still stretch: found again for
+        # each (and for the first picture's probe), a try took seconds on large frames, every
+        # half second of a still board, and the other renderer's lidraughts-12 at seed 45006
+        # ran for over 25 minutes
+        where = self._configured_location(image)
+        if where is None:
+            try:
+                where = find_board(image)
+            except BoardNotFound:
+                return None
+        if self._box is None:  # (found: `_board_box` need not search for it)
+            self._keep_box(where.corners, STILL_THUMB_PX / image.shape[1])
         recorded: list[Event] = []  # what the trial said, for the game's record (`_caught_up`)
         expected = board if board is not None else Position.start().pieces()
         base = trial.game.ply
@@ -844,21 +860,30 @@ class Companion:
         from vision.locate import BoardNotFound, find_board
 
         if self._box is None:
-            # (searched for at most once a second of the camera's time while it is not found:
-            # a search costs some 150 ms, in a dim room over a second here.  Once a second of
-            # the wall clock was every frame once a search took longer than a second: the
-            # other renderer's lidraughts-10 at seed 8002 spent 1.2 s on every frame)
-            if now - self._box_tried < 1.0:
+            # (searched for at most once a second of the camera's time while it is not found,
+            # twice as long after each search in vain, up to `BOX_RETRY_MOST_S`: a search costs
+            # some 150 ms, in a dim room over a second here, and one that fails costs most.
+            # Once a second of the wall clock was every frame once a search took longer than a
+            # second: the other renderer's lidraughts-10 at seed 8002 spent 1.2 s on every
+            # frame; once a second of the camera's time, lidraughts-12 at seed 45006, its board
+            # found in the still pictures' mean but never in one noisy frame, took 9 minutes
+            # for a 2-minute game)
+            if now - self._box_tried < self._box_wait:
                 return None
             self._box_tried = now
             try:
                 corners = find_board(image).corners
             except BoardNotFound:
+                self._box_wait = min(2.0 * self._box_wait, BOX_RETRY_MOST_S)
                 return None
-            lo, hi = corners.min(axis=0) * scale, corners.max(axis=0) * scale
-            self._box = ((max(0, int(lo[0])), max(0, int(lo[1]))),
-                         (int(hi[0]) + 2, int(hi[1]) + 2))
+            self._keep_box(corners, scale)
         return self._box
+
+    def _keep_box(self, corners, scale: float) -> None:
+        """The playing area's bounding box (`_board_box`) from its ``corners`` in the picture,
+        in a thumbnail ``scale`` times the picture's size."""
+        lo, hi = corners.min(axis=0) * scale, corners.max(axis=0) * scale
+        self._box = ((max(0, int(lo[0])), max(0, int(lo[1]))), (int(hi[0]) + 2, int(hi[1]) + 2))
 
     def _calibration(self, image, board, now: float | None = None):
         """Calibrate the watcher on ``board`` (None: the start position) in ``image``: the
