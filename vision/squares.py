@@ -521,10 +521,12 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray
 
 #: Least spread (natural log) of a class's outline contrast about its centre, and the most the
 #: outline may weigh (log-likelihood) against the colours in a reading (`rim_likelihoods`): a
-#: clear outline against an empty square, a missing one against a piece (a hand, its shadow or
-#: a blur hide an outline; nothing but a piece draws one).
+#: clear outline against an empty square, a missing one against a piece not at all (a hand,
+#: its shadow, a glare or a blur hide an outline; nothing but a piece draws one: a white man
+#: under a glare, its outline washed out, read as an empty square at 0.91 with even 2 nats
+#: against it, and a false Art. 27 was named, the system bench's selfplay-28 at seed 2626011).
 _RIM_WEIGHT = 6.0
-_RIM_MISSING = 2.0
+_RIM_MISSING = 0.0
 _RIM_LOG_SPREAD = 0.2
 #: Fewest dark cells of a class whose outlines tell its centre and spread.
 _RIM_CELLS = 4
@@ -556,10 +558,8 @@ def rim_likelihoods(view: BoardView, model: ColourModel) -> np.ndarray:
     (`ColourModel.rim_classes`, a Student t in the log), an empty square's at most
     `_RIM_WEIGHT` below the best, a piece's at most `_RIM_MISSING`: where the colours tell the
     classes apart the outline changes little, where they do not (dark pieces the colour of the
-    dark squares, pale ones under a glare) it decides.  A missing outline weighs less than a
-    clear one: a black man under a hand's edge that the hand's mask missed, its outline gone,
-    read as an empty square at 0.93, and a move was made up from it (the system bench's
-    selfplay-49 at seed 2525014).  Zero when the outlines were not learnt."""
+    dark squares, pale ones under a glare) it decides.  A missing outline weighs nothing
+    against a piece (`_RIM_MISSING`).  Zero when the outlines were not learnt."""
     if model.rim_classes is None:
         return np.zeros((10, 10, 3))
     centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
