@@ -44,6 +44,8 @@ MARGIN = 1
 MAN_HEIGHT = 0.2
 
 _CELL = np.array([(r, c) for r in range(10) for c in range(10)])
+#: (10, 10, 2) every cell's centre in the view (x, y, squares).
+_CENTRES = _CELL[:, ::-1].reshape(10, 10, 2).astype(np.float64) + 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -425,8 +427,7 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     off = np.abs((np.arange(n + 1) + 0.5) / px - np.round((np.arange(n + 1) + 0.5) / px)) * px
     near = off <= max(2.0, _RIM_GRID * px)
     grad = np.where(near[:, None] | near[None, :], -1.0, grad)  # masked: sorted first
-    centre = _CELL[:, ::-1].reshape(10, 10, 2).astype(np.float64) + 0.5
-    king = centre + _KING_RAISED * (view.top_xy - centre)
+    king = _CENTRES + _KING_RAISED * (view.top_xy - _CENTRES)
     tops = [view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king]
     best = np.zeros((10, 10))
     for top in tops:
@@ -486,8 +487,7 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
         seen_rim = np.take_along_axis(cells.rim, best[..., None], axis=-1)[..., 0]
         gone = (best != EMPTY) & (rim <= limit) & (np.nan_to_num(seen_rim) >= _RIM_SEEN * limit)
         # where a king's top stands off a man's, its outline is not on the man's circle
-        centre = _CELL[:, ::-1].reshape(10, 10, 2) + 0.5
-        king_off = (_KING_RAISED - 1.0) * np.linalg.norm(view.top_xy - centre, axis=-1)
+        king_off = (_KING_RAISED - 1.0) * np.linalg.norm(view.top_xy - _CENTRES, axis=-1)
         gone &= king_off <= _KING_NEAR
     else:
         gone = np.zeros((10, 10), dtype=bool)
