@@ -879,46 +879,28 @@ class Arbiter:
         sure = self._sure(-1)
         longest = max(before + trail.plies + QUICK_PLIES + trail.loose
                       for root, _, before, trail, _ in trails if root is Root.RECORDED)
+        as_it_stands = False
         for total in range(0, longest + 1):
-            found: list[tuple[Line, Trail, int]] = []
-            sheets: set = set()
-            for root, start, before, trail, _ in trails:
-                plies = total - before - trail.plies
-                if root is not Root.RECORDED or not 0 <= plies <= QUICK_PLIES + trail.loose:
-                    continue
-                for state, ways in trail.ends.items():
-                    if plies == 0:  # the board is one act from where the trail stands
-                        if not self._single_act(state, obs):
-                            continue
-                        if not trail.plies:
-                            return None  # the board as it stands: `_irregular` names it
-                        for way in ways:
-                            line = Line.of(root, start, way)
-                            if (sheet := self._sheet(line)) not in sheets:
-                                sheets.add(sheet)
-                                found.append((line, trail, plies))
-                        continue
-                    search = self.searches.lines(state, plies, sure, deadline, slack=NEAR_SLACK)
-                    if not search.complete:
-                        return None
-                    for raws, end in search.lines:
-                        if plies > 1 and Line.of(root, Position(state), raws).leaves_no_trace():
-                            continue
-                        after = Position(end)
-                        if not _named(classify(after, _plain_reading(obs, after.pieces()))):
-                            continue
-                        for way in ways:
-                            line = Line.of(root, start, way + raws)
-                            sheet = self._sheet(line)
-                            if sheet not in sheets:
-                                sheets.add(sheet)
-                                found.append((line, trail, plies))
-            if not found:
+            found = self._near_lines(obs, trails, total, sure, deadline)
+            if found is None:
+                return None
+            if found is _AS_IT_STANDS:
+                found, as_it_stands = [], True
+            if not found and not as_it_stands:
                 continue
             if len(found) > 1:
                 found = [entry for entry in found if self._lifted_in_order(entry[0], obs)]
                 if len(found) != 1:
                     return None
+            if self._unplaced(found[0][0] if found else None, obs) and total < longest:
+                # The camera saw a piece put down where the fewest plies and their act leave
+                # none: one ply more, the opponent's act after it, may be what it saw
+                # (`_placed_later`); else the fewest stand.
+                later = self._placed_later(obs, trails, total + 1, sure, deadline)
+                if later is not None:
+                    found = [later]
+            if not found:
+                return None  # the board as it stands: `_irregular` names it
             line, trail, plies = found[0]
             board = _plain_reading(obs, line.end.pieces())
             changed = set(changes_between(base, line.end.pieces())) | set(changes_between(base, board))
@@ -935,6 +917,74 @@ class Arbiter:
                 events.extend(waiting or self._irregular(obs, base, when, []))
             return tuple(events)
         return None
+
+    def _near_lines(self, obs: Observation, trails: list, total: int, sure: SureKinds,
+                    deadline: float):
+        """The lines `_near` finds ``total`` plies on, each with an irregular act after it that
+        gives the board; `_AS_IT_STANDS` when the board is one act from the recorded position;
+        None when a search ran out of time."""
+        found: list[tuple[Line, Trail, int]] = []
+        sheets: set = set()
+        for root, start, before, trail, _ in trails:
+            plies = total - before - trail.plies
+            if root is not Root.RECORDED or not 0 <= plies <= QUICK_PLIES + trail.loose:
+                continue
+            for state, ways in trail.ends.items():
+                if plies == 0:  # the board is one act from where the trail stands
+                    if not self._single_act(state, obs):
+                        continue
+                    if not trail.plies:
+                        return _AS_IT_STANDS
+                    for way in ways:
+                        line = Line.of(root, start, way)
+                        if (sheet := self._sheet(line)) not in sheets:
+                            sheets.add(sheet)
+                            found.append((line, trail, plies))
+                    continue
+                search = self.searches.lines(state, plies, sure, deadline, slack=NEAR_SLACK)
+                if not search.complete:
+                    return None
+                for raws, end in search.lines:
+                    if plies > 1 and Line.of(root, Position(state), raws).leaves_no_trace():
+                        continue
+                    after = Position(end)
+                    if not _named(classify(after, _plain_reading(obs, after.pieces()))):
+                        continue
+                    for way in ways:
+                        line = Line.of(root, start, way + raws)
+                        sheet = self._sheet(line)
+                        if sheet not in sheets:
+                            sheets.add(sheet)
+                            found.append((line, trail, plies))
+        return found
+
+    def _unplaced(self, line: Line | None, obs: Observation) -> set[int]:
+        """The squares the camera saw a piece put down on in passing (`Settled.placed`) that
+        ``line`` (None: no move) puts none on and the board as read leaves empty: what the
+        line and an act after it do not explain."""
+        lands = {move.to_square for move, _ in line.moves} if line is not None else set()
+        board = _plain_reading(obs, (line.end if line is not None else self.position).pieces())
+        return {sq for sq in self._placed_seen if sq not in lands and sq not in board}
+
+    def _placed_later(self, obs: Observation, trails: list, total: int, sure: SureKinds,
+                      deadline: float) -> tuple[Line, Trail, int] | None:
+        """The one line ``total`` plies on, with the opponent's act after it (Art. 27a), that
+        puts a piece on every square the camera saw one put down on in passing, where the
+        fewer plies before it did not: black replied 25-30 at blitz and white, instead of
+        moving, moved that man on to 34; the man was seen put down on 30, yet black was said to
+        have moved 25-34 (Art. 27d) and the wrong player named (the system bench's selfplay-55
+        at seed 2727002).  None when no line, or more than one, does."""
+        found = self._near_lines(obs, trails, total, sure, deadline)
+        if not found or found is _AS_IT_STANDS:
+            return None
+        fitting = []
+        for entry in found:
+            line = entry[0]
+            act = classify(line.end, _plain_reading(obs, line.end.pieces()))
+            if act is not None and act.kind is IrregularityKind.OPPONENT_PIECE \
+                    and not self._unplaced(line, obs):
+                fitting.append(entry)
+        return fitting[0] if len(fitting) == 1 else None
 
     def _lifted_in_order(self, line: Line, obs: Observation) -> bool:
         """Whether the camera saw the pieces lifted as ``line`` and the irregular act after it
@@ -1471,6 +1521,8 @@ class Arbiter:
 #: The long diagonal (manual §2j-II) and the double diagonals 47-15 and 4-36 (§2j-III).
 #: `Settled.lifted_at` / `placed_at` of a square never seen so (`vision.passing.Passing`).
 _NEVER_SEEN = 1 << 30
+#: `Arbiter._near_lines`' answer for a board one irregular act from the recorded position.
+_AS_IT_STANDS = object()
 
 #: What a provisional board may bring about (`Arbiter._provisional`): legal play recorded.
 _PROVISIONAL_EVENTS = (MovePlayed, CountersChanged, ScoresheetComment, DrawPossible, GameOver,

@@ -755,3 +755,32 @@ def test_a_square_read_unsurely_as_a_piece_its_side_may_have_is_still_looked_at_
         events = arb.observe(settled(after, readings={21: SquareReading(Piece(BLACK), 0.53)},
                                      time=float(k)))
     assert arb.game.ply == 0 and arb.over is None
+
+
+def test_a_reply_then_the_opponent_moving_its_man_on_is_told_by_where_it_was_put_down_art_27a():
+    # White plays 46-41, black replies 5-10 at blitz, and white, instead of moving, moves
+    # black's man on 10-14: the first still board shows black's man two squares on.  The camera
+    # saw it put down on 10 on the way: black's reply is recorded and white's act named
+    # (Art. 27a), not black's man said to have jumped 5-14 (Art. 27d; the system bench's
+    # selfplay-55 at seed 2727002 named the wrong player).  Put back on 10, white plays on.
+    start = Position.from_fen("W:W46,50:B1,5")
+    arb = Arbiter(Game(start=start))
+    seen = {41: Piece(WHITE, False), 50: Piece(WHITE, False), 1: Piece(BLACK, False),
+            14: Piece(BLACK, False)}
+    events = arb.observe(replace(settled(seen), lifted=(46, 5), lifted_at=(5, 15),
+                                 placed=(41, 10, 14), placed_at=(10, 20, 30)))
+    assert texts(events) == ["46-41", "5-10"]
+    [irr] = of(events, Irregularity)
+    assert (irr.kind, irr.article, irr.color, irr.played) == (K.OPPONENT_PIECE, "Art. 27a", WHITE, "10-14")
+    del seen[14]
+    seen[10] = Piece(BLACK, False)
+    events = arb.observe(settled(seen))
+    assert [e.how for e in of(events, IrregularityResolved)] == ["taken back"]
+    # not seen on the way: one act explains the board as well, and black's is named
+    arb = Arbiter(Game(start=start))
+    seen = {41: Piece(WHITE, False), 50: Piece(WHITE, False), 1: Piece(BLACK, False),
+            14: Piece(BLACK, False)}
+    events = arb.observe(settled(seen))
+    assert texts(events) == ["46-41"]
+    [irr] = of(events, Irregularity)
+    assert (irr.kind, irr.article, irr.color) == (K.UNREACHABLE, "Art. 27d", BLACK)
