@@ -69,6 +69,10 @@ ONE_LAMP_SHARE = 0.25
 #: The share of scenes whose one side's pieces have the dark squares' colour
 #: (`renderer.scene.Style.like_the_squares`).
 LIKE_SQUARES_SHARE = 0.15
+#: The share of scenes where one player's hand is the colour of the board's border or dark
+#: squares: over the border it changes nothing the camera can tell (the other renderer's
+#: selfplay-10 at seed 51002: a hand hovering over a corner man, taken for a lift).
+HAND_LIKE_BOARD_SHARE = 0.15
 #: A scene's sheen (the largest share of the lamp's colour in a man's top on any dark square,
 #: `_SceneSource.sheen`) from which the "sheen" bucket counts it: a dark man's top then lies
 #: between the dark men far from the lamp and the empty dark squares.
@@ -106,6 +110,7 @@ class _SceneSource(RenderedSource):
         import numpy as np
         from renderer.render import Camera, Lighting, Style, game_frames
         from renderer.sequence import SPECTATOR_SHARE, spectator_passes
+        from rules.piece import Color
 
         rng = np.random.default_rng(self.seed)
         self.camera = Camera.random(rng)
@@ -124,6 +129,14 @@ class _SceneSource(RenderedSource):
         if like.random() < LIKE_SQUARES_SHARE:
             dyed = self.style.like_the_squares(like)
             self.like_squares, self.style = dyed != self.style, dyed
+        # one hand in `HAND_LIKE_BOARD_SHARE` the colour of the border or the dark squares
+        # (its own stream)
+        tone = np.random.default_rng([self.seed, 0x4A4D])
+        self.skins = None
+        if tone.random() < HAND_LIKE_BOARD_SHARE:
+            side = (Color.WHITE, Color.BLACK)[int(tone.integers(2))]
+            board = (self.style.border, self.style.dark_square)[int(tone.integers(2))]
+            self.skins = {side: tuple(int(np.clip(v + tone.normal(0, 6), 0, 255)) for v in board)}
         self.behaviour = self.camera_behaviour()
         if not self.behaviour.is_still:
             # the camera makes its own noise and JPEG (a defocused lens stays: its blur folds in)
@@ -136,7 +149,8 @@ class _SceneSource(RenderedSource):
                                    camera=self.camera, style=self.style, lighting=self.lighting,
                                    seed=self.seed, jitter=0.3, touches=0.3,
                                    behaviour=self.behaviour, pace=self.pace, end_s=self.end_s(),
-                                   still_before=self.still_before, spectators=SPECTATOR_SHARE)
+                                   still_before=self.still_before, spectators=SPECTATOR_SHARE,
+                                   skins=self.skins)
 
     def sheen(self) -> float:
         """The largest share of the lamp's colour in a man's top on any dark square
@@ -321,6 +335,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "shadow": round(source.lighting.shadow, 2),
         "sheen": round(source.sheen(), 2), "spectators": source.spectators,
         "like_squares": source.like_squares,
+        "hand_like_board": source.skins is not None,
         "noise_sigma": round(source.noise_sigma(), 1),
         "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
         # what the players did: replies before the board was seen still, frames with a hand
@@ -353,6 +368,7 @@ BUCKETS = {
     "sheen": lambda r: r.get("sheen", 0.0) >= SHEEN_BUCKET,
     "spectators": lambda r: r.get("spectators", 0) > 0,
     "like the squares": lambda r: r.get("like_squares", False),
+    "hand like the board": lambda r: r.get("hand_like_board", False),
     "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
     "normal": lambda r: r["pace"] not in ("quick", "blitz"),
@@ -488,6 +504,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"shake {r['shake_px']} px, "
                   f"exposure {r['exposure']}, sheen {r['sheen']}, {r['spectators']} spectators, "
                   f"{'pieces like the squares, ' if r['like_squares'] else ''}"
+                  f"{'a hand like the board, ' if r['hand_like_board'] else ''}"
                   f"{r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}{place}, irregularities "
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"

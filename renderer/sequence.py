@@ -44,7 +44,7 @@ from renderer import recording
 from renderer.camera_model import SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand, mask_of, hand_shapes, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
-from renderer.scene import Light, Shade
+from renderer.scene import BGR, Light, Shade
 from renderer.sensor import CameraBehaviour, apply_affine
 
 
@@ -548,7 +548,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 touches: float = 0.0, put_backs: float = 0.0, renderer: Renderer | None = None,
                 behaviour: CameraBehaviour | None = None, end_s: float | None = None,
                 pace: Pace | None = None, still_before: Mapping[int, float] | None = None,
-                spectators: float = 0.0) -> Iterator[GameFrame]:
+                spectators: float = 0.0, skins: Mapping[Color, BGR] | None = None
+                ) -> Iterator[GameFrame]:
     """Frames of ``moves`` (a sequence of `Move`, or a `rules.game.Game`) played from ``start``.
 
     ``pace``: how quickly the players play and their habits (`Pace`: pauses, early replies,
@@ -564,7 +565,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
     still before that move, whatever the pace (say, while an arbiter's announcement is heard).
     ``spectators``: the chance that people walk past between the lamp and the board in this
     game (`spectator_passes`; `SPECTATOR_SHARE` in the benches' scenes; by default none), their
-    shades crossing it.  A `Renderer` may be shared.
+    shades crossing it.  ``skins``: a side's hand colour instead of the one drawn from ``seed``
+    (a hand the colour of the board, say).  A `Renderer` may be shared.
 
     ``behaviour``: how the camera behaves from frame to frame (`renderer.sensor`: sub-pixel
     shake and roll, exposure and white-balance drift, noise growing in dim light, focus
@@ -587,6 +589,8 @@ def game_frames(start: Position, moves: Sequence[Move] | object, *, fps: float =
                 behaviour=behaviour, end_s=end_s, pace=pace,
                 still_before=None if still_before is None else dict(sorted(still_before.items())),
                 spectators=spectators)
+    if skins:  # (only when given: the recordings of every other game keep their keys)
+        args["skins"] = dict(skins)
 
     def draw() -> Iterator[GameFrame]:
         return _drawn_frames(positions, moves, renderer=renderer, **args)  # type: ignore[arg-type]
@@ -598,7 +602,8 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
                   style: Style, lighting: Lighting, seed: int, pause_s: float | None, hands: bool,
                   jitter: float, touches: float, put_backs: float, renderer: Renderer | None,
                   behaviour: CameraBehaviour | None, end_s: float | None, pace: Pace | None,
-                  still_before: Mapping[int, float] | None, spectators: float) -> Iterator[GameFrame]:
+                  still_before: Mapping[int, float] | None, spectators: float,
+                  skins: Mapping[Color, BGR] | None = None) -> Iterator[GameFrame]:
     """`game_frames`, drawn (``positions``: the start and the position after each move)."""
     rng = np.random.default_rng(seed)
     renderer = renderer or Renderer()
@@ -622,6 +627,8 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
                        sleeve=None if rng.random() < 0.2 else SLEEVES[int(rng.integers(len(SLEEVES)))])
         for c in Color
     }
+    for c, skin in (skins or {}).items():
+        people[c] = replace(people[c], skin=tuple(skin))
     state = _State(positions[0].pieces())
     passes = list(spectator_passes(seed, len(moves), spectators))
     passing: list[tuple[int, SpectatorPass]] = []  # (first frame, pass), once its stretch began

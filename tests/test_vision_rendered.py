@@ -349,6 +349,42 @@ def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
     assert settled[1][0] <= 1.6 + 0.2 + 0.2 + 1e-6  # still_s and two frames after the move
 
 
+def test_a_hand_the_colour_of_the_border_hovering_over_an_edge_man_lifts_nothing_art_15():
+    """Black's hand, the brown of the board's border and dark squares, hovers still over the
+    man on 16 at the board's edge, its arm from the table beside it, then black plays 19-23.
+    Over the border the hand changed nothing the camera could tell, so it was no hand over the
+    board; its fingers over 16 read as the empty dark square, the man as lifted, and a false
+    touch-move was named (Art. 15; the other renderer's selfplay-10 at seed 51002, over a
+    corner man).  What an arm from the table may hide beside where it reaches the board is not
+    seen."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    from rules.arbiter import Arbiter
+    from rules.events import MovePlayed, TouchMove
+
+    renderer = Renderer()
+    cam = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0)
+    style, light = Style(), Lighting(noise=1.0)
+    boards = [Position.start().pieces(), *boards_after(moves_of("32-28", "19-23"))]
+    first = renderer.render(boards[0], cam, style, light, seed=1)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46, still_s=0.2))
+    watcher.calibrate(first.image)
+    hover = Hand(x_mm=30.0, y_mm=140.0, height_mm=30.0, from_deg=180.0, skin=style.dark_square,
+                 sleeve=None)
+    # (time, board, hand): 32-28 (pieces shown moved), black's hand hovering, then 19-23
+    script = [(0.0, 0, None), (0.5, 1, None), (1.5, 1, hover), (3.0, 2, None)]
+    arbiter, events = Arbiter(), []
+    for k in range(45):
+        t = k * 0.1
+        _, b, hand = [step for step in script if step[0] <= t + 1e-9][-1]
+        s = watcher.feed(renderer.render(boards[b], cam, style, light, hand=hand, seed=10 + k).image, t)
+        if s is not None:
+            events.extend(arbiter.observe(s))
+            watcher.confirm(arbiter.expected_board())
+    assert not [e for e in events if isinstance(e, TouchMove)], [str(e) for e in events]
+    assert [e.text for e in events if isinstance(e, MovePlayed)] == ["32-28", "19-23"]
+
+
 def test_the_start_frame_is_searched_for_the_board_once(monkeypatch):
     """Calibrating found the board, and the reading of the same frame right after searched for
     it again: a second and a half here, several on a Raspberry Pi, blind at the start."""

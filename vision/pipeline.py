@@ -39,7 +39,7 @@ from vision.locate import BoardLocation, BoardNotFound, find_board, refine_locat
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, StillMemory,
                            cell_shares, change_delta, committed_view, measure, motion_between,
-                           settled_view, small_view, view_point)
+                           reach_shares, settled_view, small_view, view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -62,6 +62,8 @@ _MARKER_SEARCH_EVERY = 8
 _COVER_MARGIN = 0.3
 #: The share of a cell a hand at rest beside the board covers that hides the square.
 _BESIDE_COVERS = 0.05
+#: ... and the cells within this many squares of where such a region reaches the board's edge.
+_BESIDE_REACH = 1.0
 #: A piece's own square's corners (0.71 square from its centre) always count as hidden or
 #: shaded by it (`BoardWatcher._covering`), whatever radius it is measured with.
 _OWN_CORNERS = 0.72
@@ -1017,6 +1019,9 @@ class BoardWatcher:
             if hand is not None:
                 clear &= ~sample.hand_mask
                 clear |= looks & ~hand
+            beside = self._beside_covers()  # (what an arm from the table may hide)
+            if beside is not None:
+                clear &= ~beside
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
                 if hand is not None and not hand[r, c] and max(probs[r, c, 1], probs[r, c, 2]) > 0.9:
@@ -1027,16 +1032,23 @@ class BoardWatcher:
 
     def _beside_covers(self) -> np.ndarray | None:
         """(10, 10) the cells a region reaching in from the table (a hand at rest beside the
-        board, hovering over its edge) covers `_BESIDE_COVERS` of, in the last frame; None when
-        none.  It covers less of them than a hand over the board does, but what it covers of a
-        square is not seen: a fist hovering over the far edge covered a corner of an empty
-        square, read as a black man at 0.98, and a false Art. 27 followed (the other renderer's
-        selfplay-50, seed 43009)."""
+        board, hovering over its edge) covers `_BESIDE_COVERS` of, in the last frame, or that
+        lie within `_BESIDE_REACH` of where it reaches the board's edge; None when none.  It
+        covers less of them than a hand over the board does, but what it covers of a square is
+        not seen: a fist hovering over the far edge covered a corner of an empty square, read
+        as a black man at 0.98, and a false Art. 27 followed (the other renderer's selfplay-50,
+        seed 43009).  Nor is what its hand covers where the hand is the colour of the border and
+        the squares: an arm from the table stopped at the border, its dark hand hovering over
+        the corner square beyond it unseen; the man there read as gone, "lifted", and a false
+        touch-move was named (the other renderer's selfplay-10, seed 51002)."""
         table = None if self._sample is None else self._sample.from_table
-        shares = None if table is None else cell_shares(table)
-        if shares is None or not (shares > _BESIDE_COVERS).any():
+        if table is None or not table.any():
             return None
-        return shares > _BESIDE_COVERS
+        shares = cell_shares(table)
+        if shares is None:
+            return None
+        covered = (shares > _BESIDE_COVERS) | (reach_shares(table, _BESIDE_REACH) > _BESIDE_COVERS)
+        return covered if covered.any() else None
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         occluded = self._occluding
