@@ -1372,12 +1372,13 @@ class Arbiter:
                 self._keep(obs)  # the first reading after the move that now stands
         finding = classify(position, board)
         changed = tuple(sorted(changes_between(base, board)))
-        several = len(changed) > SEVERAL_MOVES
+        several = len(changed) > SEVERAL_MOVES or _exchanged(base, board)
         if (self.pending is None and finding is not None and finding.seen is None
                 and finding.kind is IrregularityKind.UNKNOWN
                 and self._read_in_a_row(obs) < (STALL_READINGS if several else 2 if beside else 0)):
-            # No single act explains it.  More squares changed than one act changes: several
-            # moves of both sides, perhaps, on a board read once, with a square misread that
+            # No single act explains it.  More squares changed than one act changes, or only
+            # pieces of both sides gone (as exchanges leave the board): several moves of both
+            # sides, perhaps, on a board read once, with a square misread that
             # keeps the search from explaining it (a hand leaving over it), or more plies on
             # than a short search reaches: read again (`STALL_READINGS` times, then searched
             # further) before anything is named.  Fewer, but taken beside a hand or an arm at
@@ -1634,6 +1635,18 @@ def _lifts(obs: Observation, lifted: list[int], board: Position) -> list[int]:
     return [sq for sq in lifted
             if board.piece_at(sq) is None or obs.reading(sq).content is not None
             or sure_of_kind(obs.reading(sq))]
+
+
+def _exchanged(base: dict[int, Piece], board: dict[int, Piece]) -> bool:
+    """Whether ``board`` differs from ``base`` only by pieces of both sides gone: how exchanges
+    leave the board (a man moved, taken, and the taker taken in turn), never one irregular act.
+    Eight plies of two exchanges at quick play, first seen still at their end, left two men of
+    each side gone and nothing else changed; read a second time, the board was named Art. 27
+    ("pieces disappeared") before the search that finds such lines had the readings it needs
+    (the other renderer's selfplay-13 at seed 49002)."""
+    changed = changes_between(base, board)
+    return (bool(changed) and all(now is None for now in changed.values())
+            and {base[sq].color for sq in changed} == {Color.WHITE, Color.BLACK})
 
 
 def _within_a_slip(move: Move) -> bool:

@@ -784,3 +784,27 @@ def test_a_reply_then_the_opponent_moving_its_man_on_is_told_by_where_it_was_put
     assert texts(events) == ["46-41"]
     [irr] = of(events, Irregularity)
     assert (irr.kind, irr.article, irr.color) == (K.UNREACHABLE, "Art. 27d", BLACK)
+
+
+def test_two_exchanges_first_seen_at_their_end_are_caught_up_not_named_art_22():
+    # Eight plies at quick play, two exchanges among them, the first still board at their end:
+    # two men of each side gone and nothing else changed, which no single irregular act does.
+    # Read a second time it was named Art. 27 ("pieces disappeared") before the further search
+    # had the readings it needs (the other renderer's selfplay-13 at seed 49002).  It is read
+    # again, and the moves recorded.
+    game = Game()
+    for text in ("33-29", "19-24", "32-27", "24x33", "34x32", "18-22", "27x18", "17x19"):
+        game.push_text(text)
+    arb = Arbiter(Game())
+    seen = settled(game.positions[-1].pieces())
+    for _ in range(STALL_READINGS):
+        events = arb.observe(seen)
+        assert not of(events, Irregularity), [str(e) for e in events]
+        if arb.game.ply:
+            break
+    assert arb.position.pieces() == game.positions[-1].pieces() and arb.game.ply == 8
+    # a man of each side knocked off the board, one of them moved too: named, as before
+    knocked = Position.start().pieces()
+    del knocked[20], knocked[31]
+    knocked[28] = knocked.pop(32)
+    assert of(Arbiter(Game()).observe(settled(knocked)), Irregularity)
