@@ -869,7 +869,8 @@ class Arbiter:
         The act must be one piece's move as classified (`rules.irregularities`: Art. 8, 10-12,
         17, 27a, b, d) and change at most `NEAR_SLACK` squares of the line's board in kind; its
         last stretch is a quick one (`QUICK_PLIES`, one more for each board that fitted
-        nothing), longer stretches before it as supported by readings.  Lines start from the
+        nothing), or longer as readings of this board support it (`_near_most`), and longer
+        stretches before it as supported by readings.  Lines start from the
         recorded position only: an open irregular board is itself unsure (misread, perhaps),
         and another act on top of it would be a guess on a guess.  The fewest plies are
         taken, and only one such line: a board that is itself one irregular act from the last
@@ -877,11 +878,11 @@ class Arbiter:
         capture at the line's end whose men are still being taken off is waited on
         (`_taking_off_pieces`), not named."""
         sure = self._sure(-1)
-        longest = max(before + trail.plies + QUICK_PLIES + trail.loose
-                      for root, _, before, trail, _ in trails if root is Root.RECORDED)
+        longest = max(before + trail.plies + _near_most(trail, most, count)
+                      for root, _, before, trail, most in trails if root is Root.RECORDED)
         as_it_stands = False
         for total in range(0, longest + 1):
-            found = self._near_lines(obs, trails, total, sure, deadline)
+            found = self._near_lines(obs, trails, total, sure, deadline, count)
             if found is None:
                 return None
             if found is _AS_IT_STANDS:
@@ -896,7 +897,7 @@ class Arbiter:
                 # The camera saw a piece put down where the fewest plies and their act leave
                 # none: one ply more, the opponent's act after it, may be what it saw
                 # (`_placed_later`); else the fewest stand.
-                later = self._placed_later(obs, trails, total + 1, sure, deadline)
+                later = self._placed_later(obs, trails, total + 1, sure, deadline, count)
                 if later is not None:
                     found = [later]
             if not found:
@@ -919,15 +920,15 @@ class Arbiter:
         return None
 
     def _near_lines(self, obs: Observation, trails: list, total: int, sure: SureKinds,
-                    deadline: float):
+                    deadline: float, count: int):
         """The lines `_near` finds ``total`` plies on, each with an irregular act after it that
         gives the board; `_AS_IT_STANDS` when the board is one act from the recorded position;
         None when a search ran out of time."""
         found: list[tuple[Line, Trail, int]] = []
         sheets: set = set()
-        for root, start, before, trail, _ in trails:
+        for root, start, before, trail, most in trails:
             plies = total - before - trail.plies
-            if root is not Root.RECORDED or not 0 <= plies <= QUICK_PLIES + trail.loose:
+            if root is not Root.RECORDED or not 0 <= plies <= _near_most(trail, most, count):
                 continue
             for state, ways in trail.ends.items():
                 if plies == 0:  # the board is one act from where the trail stands
@@ -967,14 +968,14 @@ class Arbiter:
         return {sq for sq in self._placed_seen if sq not in lands and sq not in board}
 
     def _placed_later(self, obs: Observation, trails: list, total: int, sure: SureKinds,
-                      deadline: float) -> tuple[Line, Trail, int] | None:
+                      deadline: float, count: int) -> tuple[Line, Trail, int] | None:
         """The one line ``total`` plies on, with the opponent's act after it (Art. 27a), that
         puts a piece on every square the camera saw one put down on in passing, where the
         fewer plies before it did not: black replied 25-30 at blitz and white, instead of
         moving, moved that man on to 34; the man was seen put down on 30, yet black was said to
         have moved 25-34 (Art. 27d) and the wrong player named (the system bench's selfplay-55
         at seed 2727002).  None when no line, or more than one, does."""
-        found = self._near_lines(obs, trails, total, sure, deadline)
+        found = self._near_lines(obs, trails, total, sure, deadline, count)
         if not found or found is _AS_IT_STANDS:
             return None
         fitting = []
@@ -1580,6 +1581,16 @@ def _shortest(root: Root, trail: Trail) -> int:
     if trail.anchored:
         return 0
     return 1 if root is Root.AS_SEEN else 2
+
+
+def _near_most(trail: Trail, most: int, count: int) -> int:
+    """The most plies of legal moves `Arbiter._near` puts before an irregular act on this
+    board: a quick reply's (`QUICK_PLIES`, one more for each board that fitted nothing), or up
+    to ``most`` as readings of the board support (`_supported`).  Three quick plies, then black
+    moving a white man (Art. 27a), first seen still at their end and read four times, were
+    named "pieces of both sides moved" (the system bench's selfplay-43 at seed 2828007)."""
+    quick = QUICK_PLIES + trail.loose
+    return max((p for p in range(quick + 1, most + 1) if _supported(trail, p, count)), default=quick)
 
 
 def _supported(trail: Trail, plies: int, count: int) -> bool:

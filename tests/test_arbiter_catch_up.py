@@ -808,3 +808,26 @@ def test_two_exchanges_first_seen_at_their_end_are_caught_up_not_named_art_22():
     del knocked[20], knocked[31]
     knocked[28] = knocked.pop(32)
     assert of(Arbiter(Game()).observe(settled(knocked)), Irregularity)
+
+
+def test_three_quick_plies_then_an_opponents_man_moved_are_recorded_and_named_art_27a():
+    # 19-14 32-38 29-23, then black moves white's man 13-8, all before the board stands still
+    # (a camera nearly above the board, blitz).  Read once, it may be several moves on; read
+    # again, the three plies are recorded and black's act named (Art. 27a), not "pieces of both
+    # sides moved" (the system bench's selfplay-43 at seed 2828007).  Put back, play goes on.
+    start = Position.from_fen("W:W9,13,19,29:BK22,25,32,35,37")
+    game = Game(start=start)
+    for text in ("19-14", "32-38", "29-23"):
+        game.push_text(text)
+    seen = game.positions[-1].pieces()
+    seen[8] = seen.pop(13)
+    arb = Arbiter(Game(start=start))
+    # (the men seen lifted in passing tell the order: 29-23 19-14 is the same board)
+    events = arb.observe(settled(seen, lifted=(19, 32, 29, 13), placed=(14, 38, 23)))
+    assert [e.reason for e in of(events, LookAgain)] == [LONG_LINE] and not of(events, Irregularity)
+    events = arb.observe(settled(seen))
+    assert texts(events) == game.move_texts()
+    [irr] = of(events, Irregularity)
+    assert (irr.kind, irr.article, irr.color, irr.played) == (K.OPPONENT_PIECE, "Art. 27a", BLACK, "13-8")
+    events = arb.observe(settled(game.positions[-1].pieces()))
+    assert [e.how for e in of(events, IrregularityResolved)] == ["taken back"]
