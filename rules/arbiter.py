@@ -1786,7 +1786,10 @@ def _crowning_in_doubt(decision) -> tuple | None:
     where it went (a piece captured from either of two squares)."""
     a, b = decision.best, decision.runner_up
     if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1]
-            and a[0] in ("move", "line")):
+            and a[0] in ("move", "line")) or not decision.between_two:
+        # (and only then: with the squares of two moves hidden, 41-46 and 41-47, each with and
+        # without its crown, were alike, and the crown's doubt recorded 41-47 for 41-46: the
+        # system bench's selfplay-56 at seed 2828006)
         return None
     if CROWNED in (a[-1], b[-1]):  # whether the awaited crown is on: still awaited
         return (b if a[-1] == CROWNED else a) if a[:-1] == b or b[:-1] == a else None

@@ -289,6 +289,17 @@ def test_man_reaching_the_far_row_not_crowned_then_crowned_art_8():
     assert move.text == "20-25"
 
 
+def test_two_moves_to_the_far_row_whose_squares_are_hidden_are_not_guessed_art_8():
+    # Black's man on 41 went to 46 or 47, the hand still over both squares and 41: the reading
+    # tells neither move, nor whether the man is crowned yet.  Whether crowned is a doubt that
+    # waits (the crown is awaited), which move is not: 41-47 was recorded for 41-46 (the system
+    # bench's selfplay-56 at seed 2828006).  The arbiter looks again.
+    arb = arbiter("B:WK7,K44,45:B21,41")
+    hidden = SquareReading(None, 0.5, WM, occluded=True)
+    events = arb.observe(seen(arb, {41: None, 46: BM}, readings={41: hidden, 46: hidden, 47: hidden}))
+    assert not of(events, MovePlayed) and of(events, LookAgain), [str(e) for e in events]
+
+
 def test_a_move_to_the_far_row_read_unsure_of_its_crown_is_recorded_at_once_art_8():
     # The camera sees the man arrive on 1 but cannot say whether the crown is on yet: the move
     # is recorded (looking again could lose it to the next move), the crown awaited.
