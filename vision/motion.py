@@ -116,21 +116,28 @@ def cell_shares(pixels: np.ndarray) -> np.ndarray | None:
     return inner.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
 
 
-def reach_shares(table: np.ndarray, squares: float) -> np.ndarray:
-    """(10, 10) the share of each cell of the playing area within ``squares`` of a region of the view's
-    ``table`` mask that comes that close to the playing area (an arm reaching the board's
-    edge), measured from the region's pixels nearest the board; a region that stays farther
-    off (captured men set down on the table beyond the border) reaches none."""
+def reach_shares(table: np.ndarray, squares: float, covers: float) -> np.ndarray:
+    """(10, 10) the share of each cell of the playing area within ``squares`` of a region of the
+    view's ``table`` mask that comes that close to the playing area but covers no cell of it by
+    ``covers`` (an arm that reaches the board's edge and stops there, as far as the camera can
+    tell: its hand may be the colour of the border and the squares), measured from the region's
+    pixels nearest the board.  A region that covers cells shows where it is; one that stays
+    farther off (captured men set down on the table beyond the border) reaches none."""
     px = max(1, int(round(squares * MOTION_PX)))
     lo, hi = _RING * MOTION_PX, (_RING + 10) * MOTION_PX
     near = np.zeros_like(table, dtype=bool)
     near[max(0, lo - px):hi + px, max(0, lo - px):hi + px] = True
     n, labels = cv2.connectedComponents(table.astype(np.uint8), connectivity=8)
-    close = np.unique(labels[table & near])
-    close = close[close > 0]
-    if not close.size:
+    edge = np.zeros_like(table, dtype=bool)
+    for c in np.unique(labels[table & near]):
+        if c == 0:
+            continue
+        region = labels == c
+        if region[lo:hi, lo:hi].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)).max() > covers:
+            continue
+        edge |= region & near
+    if not edge.any():
         return np.zeros((10, 10))
-    edge = np.isin(labels, close) & near
     k = 2 * px + 1
     grown = cv2.dilate(edge.astype(np.uint8), np.ones((k, k), np.uint8))
     return grown[lo:hi, lo:hi].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))

@@ -1033,7 +1033,8 @@ class BoardWatcher:
     def _beside_covers(self) -> np.ndarray | None:
         """(10, 10) the cells a region reaching in from the table (a hand at rest beside the
         board, hovering over its edge) covers `_BESIDE_COVERS` of, in the last frame, or that
-        lie within `_BESIDE_REACH` of where it reaches the board's edge; None when none.  It
+        lie within `_BESIDE_REACH` of where it reaches the board's edge, covering none of it
+        (`vision.motion.reach_shares`); None when none.  It
         covers less of them than a hand over the board does, but what it covers of a square is
         not seen: a fist hovering over the far edge covered a corner of an empty square, read
         as a black man at 0.98, and a false Art. 27 followed (the other renderer's selfplay-50,
@@ -1047,7 +1048,8 @@ class BoardWatcher:
         shares = cell_shares(table)
         if shares is None:
             return None
-        covered = (shares > _BESIDE_COVERS) | (reach_shares(table, _BESIDE_REACH) > _BESIDE_COVERS)
+        reach = reach_shares(table, _BESIDE_REACH, _BESIDE_COVERS)
+        covered = (shares > _BESIDE_COVERS) | (reach > _BESIDE_COVERS)
         return covered if covered.any() else None
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
