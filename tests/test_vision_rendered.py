@@ -316,13 +316,9 @@ def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
     assert boards == boards_after(moves)
 
 
-def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
-    """A player's fingertips rest on the table at the board's far edge, too little of them over
-    the border to count as a hand, while a move settles; the hand shifts a little, and the next
-    move is made at once.  The settled reference used to keep the fingertips, so the border
-    looked covered once they shifted (where they were, and where they are), and the next move
-    waited `WatchConfig.static_hand_s` of stillness that quick play never gives."""
-    from renderer.hands import Hand
+def _opening_at_the_edge():
+    """A plain scene for hands at the board's edge: renderer, camera, style, light, the boards
+    of 32-28 19-23 from the start, and a watcher calibrated on the start."""
     from renderer.render import Renderer
 
     renderer = Renderer()
@@ -332,6 +328,18 @@ def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
     first = renderer.render(boards[0], cam, style, light, seed=1)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46, still_s=0.2))
     watcher.calibrate(first.image)
+    return renderer, cam, style, light, boards, watcher
+
+
+def test_a_hand_resting_beside_the_board_does_not_hold_up_the_next_move():
+    """A player's fingertips rest on the table at the board's far edge, too little of them over
+    the border to count as a hand, while a move settles; the hand shifts a little, and the next
+    move is made at once.  The settled reference used to keep the fingertips, so the border
+    looked covered once they shifted (where they were, and where they are), and the next move
+    waited `WatchConfig.static_hand_s` of stillness that quick play never gives."""
+    from renderer.hands import Hand
+
+    renderer, cam, style, light, boards, watcher = _opening_at_the_edge()
     rest = Hand(x_mm=435.0, y_mm=200.0, height_mm=8.0, from_deg=0.0)
     shifted = Hand(x_mm=435.0, y_mm=240.0, height_mm=8.0, from_deg=0.0)
     # (time, board, hand): the first move with the fingertips resting, the hand shifting, the
@@ -358,17 +366,10 @@ def test_a_hand_the_colour_of_the_border_hovering_over_an_edge_man_lifts_nothing
     corner man).  What an arm from the table may hide beside where it reaches the board is not
     seen."""
     from renderer.hands import Hand
-    from renderer.render import Renderer
     from rules.arbiter import Arbiter
     from rules.events import MovePlayed, TouchMove
 
-    renderer = Renderer()
-    cam = Camera(tilt_deg=25.0, yaw_deg=0.0, distance_mm=800.0)
-    style, light = Style(), Lighting(noise=1.0)
-    boards = [Position.start().pieces(), *boards_after(moves_of("32-28", "19-23"))]
-    first = renderer.render(boards[0], cam, style, light, seed=1)
-    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46, still_s=0.2))
-    watcher.calibrate(first.image)
+    renderer, cam, style, light, boards, watcher = _opening_at_the_edge()
     hover = Hand(x_mm=30.0, y_mm=140.0, height_mm=30.0, from_deg=180.0, skin=style.dark_square,
                  sleeve=None)
     # (time, board, hand): 32-28 (pieces shown moved), black's hand hovering, then 19-23
