@@ -4,7 +4,9 @@ Prints one JSON line: milliseconds per frame for each stage (locating the board 
 the quick re-find near a known place, the cached per-frame check, reading the squares, the motion
 measure, a whole `BoardWatcher.feed` on still and on busy frames) and the latency from the hand
 leaving the board's squares to the settled observation on a rendered game at 15 fps, with the
-renderer's real camera (shake, drift, noise) and pace, and the watcher's default stillness.  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
+renderer's real camera (shake, drift, noise), quick play's pauses with every reply made after
+the board stood still, and the watcher's default stillness; the arbiter judges each settled
+board and the watcher is told the game's board, as in the service (``recorded``: plies).  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
 `vision.markers` beside the corners: locating by them from scratch, the per-frame check near the
 known place, and a whole still-frame feed with markers configured.
 """
@@ -37,6 +39,9 @@ def main() -> None:
     from vision.motion import MotionConfig, measure, small_view
     from vision.pipeline import BoardWatcher, WatchConfig
     from vision.pose import estimate_pose
+    from rules.arbiter import Arbiter
+    from rules.game import Game
+    from renderer.sequence import Pace
     from renderer.render import Camera, Lighting, Style, game_frames, render
     from vision.squares import board_view, classify
 
@@ -88,10 +93,18 @@ def main() -> None:
         moves.append(m)
         pos = pos.play(m)
     cam = Camera(tilt_deg=25.0, yaw_deg=-10.0, distance_mm=850.0)
+    # quick play's pauses (0.3-0.8 s), hands resting at the edge and slid pieces, but every
+    # reply after the board stood still: each move has a still board whose latency is measured
+    # (the seed's own pace gave one still board in six moves, at the end)
+    pace = replace(Pace.quick(), early_reply=0.0)
     frames = list(game_frames(Position.start(), moves, fps=15, camera=cam,
-                              style=Style.real_photos(), lighting=Lighting(noise=2.0), seed=3))
+                              style=Style.real_photos(), lighting=Lighting(noise=2.0), seed=3,
+                              pace=pace))
     w = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))  # the default stillness
     w.calibrate(frames[0].image)
+    # the arbiter judges each settled board and the watcher is told the game's board, as the
+    # service does (without it, the watcher's still board never learns the moves)
+    arbiter = Arbiter(Game())
     latencies, feed_ms, busy_ms = [], [], []
     last_hand = None
     for f in frames:
@@ -102,10 +115,15 @@ def main() -> None:
         if f.occluded:  # a hand over squares (one resting at the edge covers none)
             busy_ms.append(dt)
             last_hand = f.time
-        if s is not None and last_hand is not None:
+        if s is None:
+            continue
+        if last_hand is not None:
             # from the first frame without the hand to the settled one (frame time) plus the
             # processing time of the settling frame
             latencies.append((f.time - last_hand - 1.0 / 15) * 1000.0 + dt)
+            last_hand = None
+        arbiter.observe(s)
+        w.confirm(arbiter.expected_board())
     out = {
         "frame": "1280x960", "threads": 1,
         "locate_scratch_ms": round(scratch, 1),
@@ -123,7 +141,7 @@ def main() -> None:
         "feed_hand_frame_mean_ms": round(float(np.mean(busy_ms)), 2) if busy_ms else None,
         "total_per_frame_ms": round(cached + read + motion, 2),
         "hand_left_to_settled_ms": [round(v) for v in latencies],
-        "moves": len(moves), "settled": len(latencies),
+        "moves": len(moves), "settled": len(latencies), "recorded": arbiter.game.ply,
         "opencv": cv2.__version__,
     }
     json.dump(out, sys.stdout)
