@@ -1034,9 +1034,8 @@ class BoardWatcher:
         """(10, 10) the cells a region reaching in from the table (a hand at rest beside the
         board, hovering over its edge) covers `_BESIDE_COVERS` of, in the last frame, or that
         lie within `_BESIDE_REACH` of where it reaches the board's edge, covering none of it
-        (`vision.motion.reach_shares`); None when none.  It
-        covers less of them than a hand over the board does, but what it covers of a square is
-        not seen: a fist hovering over the far edge covered a corner of an empty square, read
+        (`vision.motion.reach_shares`); None when none.  It covers less of them than a hand
+        over the board does, but what it covers of a square is not seen: a fist hovering over the far edge covered a corner of an empty square, read
         as a black man at 0.98, and a false Art. 27 followed (the other renderer's selfplay-50,
         seed 43009).  Nor is what its hand covers where the hand is the colour of the border and
         the squares: an arm from the table stopped at the border, its dark hand hovering over
