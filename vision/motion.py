@@ -127,20 +127,16 @@ def reach_shares(table: np.ndarray, squares: float, covers: float) -> np.ndarray
     lo, hi = _RING * MOTION_PX, (_RING + 10) * MOTION_PX
     near = np.zeros_like(table, dtype=bool)
     near[max(0, lo - px):hi + px, max(0, lo - px):hi + px] = True
-    n, labels = cv2.connectedComponents(table.astype(np.uint8), connectivity=8)
+    _, labels = cv2.connectedComponents(table.astype(np.uint8), connectivity=8)
     edge = np.zeros_like(table, dtype=bool)
     for c in np.unique(labels[table & near]):
-        if c == 0:
-            continue
         region = labels == c
-        if region[lo:hi, lo:hi].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3)).max() > covers:
-            continue
-        edge |= region & near
+        if c and cell_shares(region).max() <= covers:
+            edge |= region & near
     if not edge.any():
         return np.zeros((10, 10))
     k = 2 * px + 1
-    grown = cv2.dilate(edge.astype(np.uint8), np.ones((k, k), np.uint8))
-    return grown[lo:hi, lo:hi].reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
+    return cell_shares(cv2.dilate(edge.astype(np.uint8), np.ones((k, k), np.uint8)))
 
 
 def small_view(frame: np.ndarray, location: BoardLocation | np.ndarray) -> np.ndarray:

@@ -223,6 +223,7 @@ class BoardWatcher:
         self._explained: dict[bool, bool] = {}
         self._static_limit = 0.0  # how long this stretch must last (its surest sign of a hand)
         self._sample: MotionSample | None = None  # the last frame's motion measures
+        self._covers: tuple[MotionSample | None, np.ndarray | None] = (None, None)  # `_beside_covers`
         # the grid points that differed from the still board when it was last taken
         # (`_pieces_explain`): no sign of the next move's hand
         self._stale_corners: np.ndarray | None = None
@@ -1041,15 +1042,17 @@ class BoardWatcher:
         the squares: an arm from the table stopped at the border, its dark hand hovering over
         the corner square beyond it unseen; the man there read as gone, "lifted", and a false
         touch-move was named (the other renderer's selfplay-10, seed 51002)."""
-        table = None if self._sample is None else self._sample.from_table
-        if table is None or not table.any():
-            return None
-        shares = cell_shares(table)
-        if shares is None:
-            return None
-        reach = reach_shares(table, _BESIDE_REACH, _BESIDE_COVERS)
-        covered = (shares > _BESIDE_COVERS) | (reach > _BESIDE_COVERS)
-        return covered if covered.any() else None
+        sample, covered = self._covers
+        if sample is not self._sample:  # (once per frame: the passing sightings and the settle)
+            covered = None
+            table = None if self._sample is None else self._sample.from_table
+            shares = None if table is None or not table.any() else cell_shares(table)
+            if shares is not None:
+                reach = reach_shares(table, _BESIDE_REACH, _BESIDE_COVERS)
+                covered = (shares > _BESIDE_COVERS) | (reach > _BESIDE_COVERS)
+                covered = covered if covered.any() else None
+            self._covers = (self._sample, covered)
+        return covered
 
     def _settle(self, frame: np.ndarray, time: float | None, complete: bool) -> Settled | None:
         occluded = self._occluding
