@@ -880,14 +880,13 @@ class Arbiter:
         sure = self._sure(-1)
         longest = max(before + trail.plies + _near_most(trail, most, count)
                       for root, _, before, trail, most in trails if root is Root.RECORDED)
-        as_it_stands = False
         for total in range(0, longest + 1):
             found = self._near_lines(obs, trails, total, sure, deadline, count)
             if found is None:
                 return None
             if found is _AS_IT_STANDS:
-                found, as_it_stands = [], True
-            if not found and not as_it_stands:
+                found = []  # the board as it stands, unless a line one ply longer is seen
+            elif not found:
                 continue
             if len(found) > 1:
                 found = [entry for entry in found if self._lifted_in_order(entry[0], obs)]
