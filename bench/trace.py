@@ -100,7 +100,7 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
                 truth = source.truth
                 events = companion.process(frame)
                 shown = frame.time >= start
-                if shown and frames and companion.watcher is not None:
+                if shown and frames:
                     print(_frame_line(frame.time, companion.watcher, truth, other_world), file=out)
                 for s in settled:
                     if not shown:
@@ -148,11 +148,12 @@ def _frame_line(time: float, watcher, truth, other_world: bool) -> str:
     """One frame as the watcher measured it: motion (share of changed pixels), the ring's
     change, grid corners changed, a hand over the board / beside it near a change, the cells
     a hand covers, whether the frame counted as busy; and the truth (ply, phase, hand)."""
-    s = watcher._sample
-    if s is None:
-        return f"{time:7.2f} frame    (not measured)"
-    hand_cells = int(s.hand_mask.sum()) if s.hand_mask is not None else 0
     hand = truth.hand_over_board if other_world else truth.hand
+    s = watcher._sample if watcher is not None else None
+    if s is None:
+        return (f"{time:7.2f} frame    (not measured); truth ply {truth.ply} "
+                f"({truth.phase}{', hand' if hand else ''})")
+    hand_cells = int(s.hand_mask.sum()) if s.hand_mask is not None else 0
     flags = "".join(ch for ch, on in (("H", s.hand), ("b", s.beside), ("B", s.beside_change),
                                       ("I", watcher.hand_present)) if on)
     return (f"{time:7.2f} frame    motion {s.motion:.4f} ring {s.ring:.3f} corners "
