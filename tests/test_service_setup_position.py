@@ -558,3 +558,28 @@ def test_an_empty_square_under_a_lamps_glare_is_not_taken_for_a_pale_man(tmp_pat
     c, events = watch(tmp_path, frames, start=start, corner_46=frames[0].corner_46)
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert c.arbiter.game.move_texts() == texts
+
+
+def test_a_lone_king_the_colour_of_the_squares_moved_unseen_is_never_taken_as_captured(
+        tmp_path, caplog):
+    """Art. 20a: a game is lost only by a player with no pieces (or no move) left.  A white
+    king the green of the dark squares against two black kings (the system bench's selfplay-38
+    at seed 2929001, its scene redrawn): the king's 9-25 was played before the camera first
+    saw the board still.  Read as the set-up position, White's lone king looked empty by its
+    colour alone, White's side was taken as gone from the board, four plies ending in the
+    king's capture were "found played" and the game recorded as lost, 0-1, before the camera
+    had seen a move.  The king's outline counts it: no side is gone while more dark squares
+    show a piece's outline than the other side has pieces, and no result is recorded."""
+    caplog.set_level(logging.INFO, logger="device.service")
+    start = Position.from_fen("W:WK9:BK23,K38")
+    green = (40, 110, 45)  # BGR: the dark squares' green, and White's kings
+    style = Style(dark_square=green, white_piece=green, black_piece=(20, 200, 230),
+                  light_square=(225, 205, 235))
+    frames = list(game_frames(start, moves_of("9-25", start=start), fps=4, camera=CAMERA,
+                              style=style, lighting=Lighting(), seed=3,
+                              **clean(pause_s=1.0, end_s=3.0)))
+    late = next(i for i, f in enumerate(frames) if f.ply == 1 and not f.hand)
+    c, events = watch(tmp_path, frames[late:], start=start, corner_46=frames[0].corner_46)
+    assert not said(caplog, "found played (9-25 23-", logging.INFO)
+    assert c.arbiter.over is None and all(g.result == "*" for g in c.store.games())
+    assert "x" not in " ".join(c.arbiter.game.move_texts()), c.arbiter.game.move_texts()

@@ -627,7 +627,8 @@ _HUE_APART = 10.0
 
 
 def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
-                 washed: np.ndarray, absent: bool = False) -> np.ndarray:
+                 washed: np.ndarray, absent: bool = False,
+                 rims: np.ndarray | None = None) -> np.ndarray:
     """The dark cells ``layout`` gives a piece whose top (brought to the board's typical light)
     looks like the empty dark squares' (or, for a side of another hue than theirs, has their
     hue: a glare lightens an empty square, it does not colour it), when they are a minority of
@@ -640,7 +641,13 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
 
     ``absent``: a side of at most `_ABSENT_MOST` pieces every one of which looks empty may be
     gone from the board (captured, the game over before the camera saw it still): those cells
-    are left out too, and the class is learnt from none (`_ABSENT_COLOUR`)."""
+    are left out too, and the class is learnt from none (`_ABSENT_COLOUR`).  Not while more
+    dark cells show a piece's outline (``rims``, `rim_contrast`, well above the empty squares')
+    than the other side has pieces: the outlines count the pieces standing, whatever their
+    colour.  A green king on the green dark squares, the lone piece of its side, moved on once
+    and looked empty by its colour alone; its side was taken as gone, four plies ending in its
+    capture were "found played" before the camera had seen a move, and the game was recorded
+    as lost (the system bench's selfplay-38 at seed 2929001)."""
     dark = ~light & ~washed
     empty = dark & (layout == EMPTY)
     out = np.zeros(layout.shape, dtype=bool)
@@ -649,6 +656,7 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
     centre, spread = _centre_spread(typical[empty])
     z = np.linalg.norm((typical - centre) / spread, axis=-1)
     hue = np.linalg.norm((typical[..., 1:] - centre[1:]) / spread[1:], axis=-1)
+    outlined = _outlined(dark, empty, rims) if absent else 0
     for k in (WHITE_PIECE, BLACK_PIECE):
         cls = dark & (layout == k)
         # a side whose pieces are of another hue than the empty squares: a cell of the empty
@@ -657,9 +665,21 @@ def _looks_empty(typical: np.ndarray, layout: np.ndarray, light: np.ndarray,
         other_hue = cls.any() and float(hue[cls].max()) >= _HUE_APART
         like = cls & ((z <= _EMPTY_LIKE) | (other_hue & (hue <= _EMPTY_LIKE)))
         n, m = np.count_nonzero(cls), np.count_nonzero(like)
-        if (0 < m <= max(1, n // 3) and m < n) or (absent and 0 < m == n <= _ABSENT_MOST):
+        if (0 < m <= max(1, n // 3) and m < n) or (
+                absent and 0 < m == n <= _ABSENT_MOST
+                and outlined <= np.count_nonzero(dark & (layout != EMPTY) & (layout != k))):
             out |= like
     return out
+
+
+def _outlined(cells: np.ndarray, empty: np.ndarray, rims: np.ndarray | None) -> int:
+    """How many of ``cells`` show a piece's outline: a contrast (``rims``) above what the
+    ``empty`` cells show (their upper tenth, by `_RIM_MARGIN`; at least `_RIM_MIN`: robust to
+    the few pieces a board played on puts on squares learnt as empty).  0 without ``rims``."""
+    if rims is None or np.count_nonzero(empty) < 5:
+        return 0
+    limit = max(_RIM_MIN, float(np.quantile(rims[empty], 0.9)) * _RIM_MARGIN)
+    return int(np.count_nonzero(cells & (rims > limit)))
 
 
 #: A side of at most this many pieces, every one of which looks like an empty square, may be
@@ -703,7 +723,8 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
     typical = relight(view.top, 1.0 / factor)
     colours, spread = np.zeros((3, 3)), np.zeros((3, 3))
     offset, offset_spread = np.zeros((3, 3)), np.zeros((3, 3))
-    looks_empty = _looks_empty(typical, layout, light, washed, absent)
+    looks_empty = _looks_empty(typical, layout, light, washed, absent,
+                               view.rim if absent else None)
     gone = np.zeros(layout.shape, dtype=bool)  # the cells of a side gone from the board
     for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
         sel = (layout == k) & ~light
