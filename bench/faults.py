@@ -9,7 +9,7 @@ A game (the first ``--plies`` plies of the bundled demo game) is rendered once i
 JPEG pictures, with the truth of every frame.  The service runs as the Pi runs it: `run` from the
 command line (``device.cli.main``) in a child process, under a small supervisor that does what
 the unit asks of systemd: ``Type=notify`` with ``$NOTIFY_SOCKET``, ``WatchdogSec=`` (SIGABRT when
-no WATCHDOG=1 came for so long after READY=1), ``Restart=on-failure`` after ``RestartSec=``, not
+no WATCHDOG=1 came for so long after READY=1, or at once on WATCHDOG=trigger), ``Restart=on-failure`` after ``RestartSec=``, not
 after status 2; the times are the unit's (``systemd/frisian-companion.service``) unless
 ``--watchdog-s`` and ``--restart-s`` say otherwise.  The child wraps the camera source only to say
 which frame it reads (and, for the camera faults, to hang or vanish); everything else is the real
@@ -305,15 +305,19 @@ class Run:
 
     def watch(self, until: float, on_tick=None) -> int | None:
         """Follow the running child until it exits or ``until`` (monotonic); the watchdog kills
-        it (SIGABRT, then SIGKILL) when no WATCHDOG=1 came for ``watchdog_s``.  Returns its exit
+        it (SIGABRT, then SIGKILL) when no WATCHDOG=1 came for ``watchdog_s``, or when it sends
+        WATCHDOG=trigger.  Returns its exit
         status, or None at ``until``."""
         start = self.starts[-1]
+        triggered = False
         while time.monotonic() < until:
             try:
                 message = self.sock.recv(4096).decode()
                 if "WATCHDOG=1" in message or "READY=1" in message:
                     self.last_ping = time.monotonic()
                     self.ready = self.ready or "READY=1" in message
+                # the service asks for the watchdog's action now (systemd 243 and later)
+                triggered = triggered or "WATCHDOG=trigger" in message
             except socket.timeout:
                 pass
             if start.first_move_s is None and len(recorded(self.database)) > start.moves_before:
@@ -323,7 +327,8 @@ class Run:
             if self.proc.poll() is not None:
                 return self._ended(self.proc.returncode)
             # systemd arms the watchdog once the service is ready; before, TimeoutStartSec= holds
-            if time.monotonic() - self.last_ping > (self.watchdog_s if self.ready else START_TIMEOUT_S):
+            if triggered or (time.monotonic() - self.last_ping
+                             > (self.watchdog_s if self.ready else START_TIMEOUT_S)):
                 start.watchdog_fired = self.ready
                 self.proc.send_signal(signal.SIGABRT)
                 try:

@@ -63,6 +63,12 @@ class Notifier:
     def watchdog(self) -> bool:
         return self.notify("WATCHDOG=1")
 
+    def watchdog_trigger(self) -> bool:
+        """Ask systemd to act now as when the watchdog times out (``WATCHDOG=trigger``, systemd
+        243 and later): the service is stopped and, with ``Restart=on-failure``, started anew
+        after ``RestartSec=``, without waiting out ``WatchdogSec=``."""
+        return self.notify("WATCHDOG=trigger")
+
     def status(self, text: str) -> bool:
         return self.notify(f"STATUS={' '.join(text.split())}")
 

@@ -1363,13 +1363,17 @@ class Companion:
                 if frame is None and capture.blocked_for >= self.camera_hang_s:
                     if not hung:
                         # No frame, no error: the driver hangs.  Only a new process can reopen
-                        # it (a read cannot be interrupted): the watchdog is no longer fed, so
-                        # systemd restarts the service (`WatchdogSec`).
+                        # it (a read cannot be interrupted): systemd is asked to restart the
+                        # service now (WATCHDOG=trigger), and the watchdog is no longer fed in
+                        # case it cannot (`WatchdogSec`).  Waiting out the watchdog alone, the
+                        # camera was away 45 s and 13 of a quick game's moves were lost
+                        # (`bench.faults`, the hang at seed 13).
                         log.error("%s has given no frame for %.0f s and does not answer: the "
                                   "camera hangs; the watchdog is no longer fed, so that the "
                                   "service is restarted", capture.name, capture.blocked_for)
                         self.notifier.status(f"{capture.name} hangs: no frame for "
                                              f"{capture.blocked_for:.0f} s")
+                        self.notifier.watchdog_trigger()
                         hung = True
                 elif frame is not None and hung:
                     log.info("%s gives frames again", capture.name)
