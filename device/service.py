@@ -126,6 +126,10 @@ CALIBRATE_STILL_S = 0.3
 #: dim room the noise of one frame blurs the colours learnt (it shrinks with the square root of
 #: their number).
 CALIBRATE_FRAMES = 8
+#: The camera's first look, before anything moved, is learnt from when it is the mean of this
+#: many frames or more, though too short a stretch to count as still (`_calibrate_on_first_look`):
+#: one frame's noise in a dim room blurs the colours learnt.
+FIRST_LOOK_FRAMES = 2
 #: While the board cannot be learnt (not yet the game's position, or not found), a still picture
 #: is tried again at most this often (seconds), and at once when a new still stretch begins:
 #: every try finds the board and learns its looks, most of a second on a Raspberry Pi, and a
@@ -413,6 +417,8 @@ class Companion:
         self._still_since: float | None = None
         # the first still stretch's mean, however short, before anything moved (`_begun`)
         self._first_look = None
+        self._first_look_frames = 0  # the frames it is the mean of
+        self._first_look_tried = False  # learnt from, or tried (`_calibrate_on_first_look`)
         self._still_frames: deque = deque(maxlen=CALIBRATE_FRAMES)  # the still stretch's last
         self._tried_at: float | None = None  # the last try to learn the board, in this stretch
 
@@ -480,6 +486,9 @@ class Companion:
         now = frame.time if frame.time is not None else time.monotonic()
         if not self._standing_still(frame.image, now):
             self._tried_at = None
+            if self._first_look is not None and not self._first_look_tried:
+                self._first_look_tried = True
+                self._calibrate_on_first_look(board, now)
             return
         if self._tried_at is not None and now - self._tried_at < CALIBRATE_RETRY_S - 1e-9:
             return
@@ -524,6 +533,29 @@ class Companion:
                     calibration, guessed = begun
                 else:
                     calibration, guessed = self._calibration(image, board, now)
+        self._calibrated_as(calibration, guessed, board)
+
+    def _calibrate_on_first_look(self, board, now: float) -> None:
+        """Learn the board from the camera's first look (`_standing_still`: the frames before
+        anything first moved, too few to count as standing still), when it shows the game's
+        position (``board``; None: the start position) as a still stretch must: from
+        `FIRST_LOOK_FRAMES` frames or more, no square covered, nothing read otherwise.  The
+        start position stood still for two frames before the camera was bumped, then blitz
+        began: the board was first seen still four plies on, and of the two routes to it
+        (33-28 or 33-29, then 20-25, 28-23 or 29-23, 18x29) the wrong one was recorded (the
+        system bench's lidraughts-8 at seed 2929002).  Learnt from the first look, the
+        watcher sees the moves as they are played."""
+        from vision.locate import BoardNotFound
+        from vision.pipeline import CalibrationError
+
+        if self._first_look_frames < FIRST_LOOK_FRAMES or self._set_up_best is not None:
+            return
+        try:
+            calibration, guessed = self._calibration(self._first_look, board, now)
+        except (BoardNotFound, CalibrationError):
+            return
+        if calibration.covered or self._reads_otherwise(board):
+            return  # (learnt again from a still picture: `_calibrate`)
         self._calibrated_as(calibration, guessed, board)
 
     def _covered(self, calibration, now: float) -> bool:
@@ -843,8 +875,9 @@ class Companion:
         if not still:
             if self._first_look is None and self._still_frames and not self.resumed:
                 # the board as the camera first saw it, before anything moved: the game's
-                # position, however briefly it stood (`_begun`)
+                # position, however briefly it stood (`_begun`, `_calibrate_on_first_look`)
                 self._first_look = mean_frame(self._still_frames)
+                self._first_look_frames = len(self._still_frames)
             self._still_since = now  # the still stretch can begin with this frame
             self._still_frames.clear()
             self._still_frames.append(image)
