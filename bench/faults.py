@@ -31,8 +31,8 @@ Faults:
 - ``damaged``: a byte of the moves table's index flipped between two runs of one game;
 - ``second``: a second service started on the same store in the middle of the game.
 
-For each: ``moves_lost`` (the game's moves the final record lacks or has wrong, against the
-rendered game's truth; ``baseline_lost`` is the same for a run without a fault, which vision
+For each: ``moves_lost`` (the game's moves the final record lacks or has otherwise at their
+place, ply by ply, against the rendered game's truth; ``baseline_lost`` is the same for a run without a fault, which vision
 alone may cost), ``recover_s`` (for each restart or camera return: from then to the first move
 accepted into the store; null when none was accepted), the child's exit codes and what it said.
 Progress goes to stderr; stdout gets one JSON line.
@@ -225,11 +225,11 @@ def recorded(database: Path) -> list[str]:
 
 
 def lost(record: list[str], truth: list[str]) -> int:
-    """The truth's moves the record lacks or has wrong (after the first difference, all)."""
-    same = 0
-    while same < min(len(record), len(truth)) and record[same] == truth[same]:
-        same += 1
-    return len(truth) - same
+    """The truth's moves the record lacks or has otherwise at their place (ply by ply: a move
+    missed shifts all after it, and they count; two moves played while the service was down,
+    recorded in the order the board cannot tell, count as two, not as every move after them,
+    which the record has right)."""
+    return sum(i >= len(record) or record[i] != move for i, move in enumerate(truth))
 
 
 # --------------------------------------------------------------------------- the supervisor
