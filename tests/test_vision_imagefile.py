@@ -72,3 +72,37 @@ def test_a_picture_folder_skips_a_bomb_with_a_warning(tmp_path, caplog):
         frames = [source.read(), source.read(), source.read()]
     assert [int(f.image[0, 0, 0]) for f in frames[:2]] == [10, 20] and frames[2] is None
     assert "skipping 1.jpg" in caplog.text and "megapixels" in caplog.text
+
+
+def test_reading_a_picture_file_holds_a_few_times_its_size_not_the_limit(tmp_path):
+    """Issue 19 ("any input in under 500 MB"; the service under 150 MB): reading a file at most
+    MAX_FILE_BYTES long was one read of that many bytes, which allocated 100 MB for every
+    frame of a `folder:` source, whatever its size: `bench.service` peaked at 315 MB.  A 1280 x
+    960 frame now costs its own size and its decoded picture's."""
+    import tracemalloc
+
+    from vision.imagefile import MAX_FILE_BYTES, read_image_file
+
+    rng = np.random.default_rng(3)
+    path = tmp_path / "frame.jpg"
+    cv2.imwrite(str(path), rng.integers(0, 255, (960, 1280, 3), dtype=np.uint8))
+    decoded = 960 * 1280 * 3
+    tracemalloc.start()
+    try:
+        image = read_image_file(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert image.shape == (960, 1280, 3)
+    assert peak < decoded + 3 * path.stat().st_size + 2_000_000 < MAX_FILE_BYTES // 5
+
+
+def test_a_picture_file_over_the_byte_limit_is_refused_naming_it(tmp_path, monkeypatch):
+    import vision.imagefile as imagefile
+
+    path = tmp_path / "big.jpg"
+    ok, data = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
+    path.write_bytes(data.tobytes())
+    monkeypatch.setattr(imagefile, "MAX_FILE_BYTES", 100)
+    with pytest.raises(imagefile.ImageFileError, match="big.jpg: more than"):
+        imagefile.read_image_file(path)
