@@ -122,8 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         speaker = open_speech(SpeechConfig(enabled=args.speech), wav_dir=os.path.join(tmp, "wav"))
         announcer = Announcer("en", True, speaker)
         c = Companion(source=source, store=GameStore(os.path.join(tmp, "games.sqlite3")),
-                      tags={"Event": "bench"}, panel=panel, announcer=announcer, speaker=speaker,
-                      still_s=0.3)
+                      tags={"Event": "bench"}, panel=panel, announcer=announcer, speaker=speaker)
         last = [time.monotonic()]
 
         def progress(frame, events) -> None:
