@@ -585,6 +585,10 @@ class Companion:
             self._new_game()
         self._next_game = False
         self._calibrated = True
+        # the still stretch's frames and the faint set-up's best picture are no longer needed:
+        # eight full frames (30 MB at 1280 x 960) kept for the whole game (`bench.service`)
+        self._still_frames.clear()
+        self._set_up_best = None
         corner = calibration.orientation.corner_46
         self._orientation_guessed = guessed
         # the start position with square 46's corner configured: White's first move checks it
