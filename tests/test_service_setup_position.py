@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 import device.service as service
@@ -311,8 +312,7 @@ def test_a_game_begun_before_the_board_was_seen_still_is_recorded_from_the_start
     caplog.set_level(logging.INFO, logger="device.service")
     game = read_file(str(DATA / "lidraughts-frisian.pdn"))[3].game
     texts = game.move_texts()[:8]
-    frames = list(game_frames(Position.start(), game.moves[:8], fps=4, camera=CAMERA, style=Style(),
-                              lighting=Lighting(), seed=3, **clean(pause_s=1.0)))
+    frames = frames_of(Position.start(), game.moves[:8])
     late = next(i for i, f in enumerate(frames) if f.ply == 3 and not f.hand)
     corner = frames[0].corner_46
     c, events = watch(tmp_path, frames[late:], corner_46=(corner + turned) % 4)
@@ -336,8 +336,7 @@ def test_a_blitz_game_first_seen_still_seven_plies_on_is_recorded_from_the_start
     game = read_file(str(DATA / "lidraughts-frisian.pdn"))[0].game
     plies = 9
     texts = game.move_texts()[:plies]
-    frames = list(game_frames(Position.start(), game.moves[:plies], fps=4, camera=CAMERA,
-                              style=Style(), lighting=Lighting(), seed=3, **clean(pause_s=1.0)))
+    frames = frames_of(Position.start(), game.moves[:plies])
     late = next(i for i, f in enumerate(frames) if f.ply == 7 and not f.hand)
     c, events = watch(tmp_path, frames[late:], corner_46=frames[0].corner_46)
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
@@ -597,14 +596,11 @@ def test_the_start_position_seen_for_a_moment_before_a_bump_is_learnt_and_the_mo
     20-25 28-23 18x29 gives it too) the wrong one was recorded.  The camera's first look, before
     anything moved, shows the start position: the board is learnt from it, and the moves are
     seen as they are played."""
-    import numpy as np
-
     caplog.set_level(logging.INFO, logger="device.service")
     game = read_file(str(DATA / "lidraughts-frisian.pdn"))[7].game
     plies = 5
     texts = game.move_texts()[:plies]
-    frames = list(game_frames(Position.start(), game.moves[:plies], fps=4, camera=CAMERA,
-                              style=Style(), lighting=Lighting(), seed=3, **clean(pause_s=1.0)))
+    frames = frames_of(Position.start(), game.moves[:plies])
     reach = next(i for i, f in enumerate(frames) if f.hand)
     bumped = [replace(frames[0], image=np.roll(frames[0].image, shift, axis=axis))
               for shift, axis in ((4, 1), (-3, 0), (3, 1), (-4, 0))]

@@ -723,8 +723,7 @@ def learn_references(view: BoardView, layout: np.ndarray, dark_parity: int,
     typical = relight(view.top, 1.0 / factor)
     colours, spread = np.zeros((3, 3)), np.zeros((3, 3))
     offset, offset_spread = np.zeros((3, 3)), np.zeros((3, 3))
-    looks_empty = _looks_empty(typical, layout, light, washed, absent,
-                               view.rim if absent else None)
+    looks_empty = _looks_empty(typical, layout, light, washed, absent, view.rim)
     gone = np.zeros(layout.shape, dtype=bool)  # the cells of a side gone from the board
     for k in (EMPTY, WHITE_PIECE, BLACK_PIECE):
         sel = (layout == k) & ~light
