@@ -13,7 +13,8 @@ bundled real game rendered at 1280x960 by a child process beforehand and read ba
 (a picture folder source), so that this process holds what the appliance holds: a camera's
 frames, not the renderer.  The time reading (decoding) frames takes is measured apart.  Resident
 memory is the peak of this process (``ru_maxrss``) plus the speech worker's, when there is one,
-and this process's resident memory at the end of the loop.  Progress goes to stderr; stdout gets one JSON line.
+this process's resident memory at the end of the loop, and the peak of its anonymous part
+(`AnonPeak`: what the service allocates, without the libraries' code mapped from files).  Progress goes to stderr; stdout gets one JSON line.
 """
 
 from __future__ import annotations
@@ -64,14 +65,47 @@ class TimedSource:
         self.inner.close()
 
 
-def child_rss_mb(pid: int) -> float:
+def status_mb(pid: int | str = "self") -> dict[str, float]:
+    """VmRSS, RssAnon and RssFile of a process (MB): resident memory, and its part the process
+    allocated itself (heap, frames) and its part mapped from files (the libraries' code)."""
+    out: dict[str, float] = {}
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+            key = line.split(":")[0]
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                out[key] = int(line.split()[1]) / 1024
     except OSError:
         pass
-    return 0.0
+    return out
+
+
+class AnonPeak:
+    """The peak of this process's anonymous resident memory, sampled every ``every`` seconds
+    on a thread (the kernel keeps the peak of the whole resident set only, ``ru_maxrss``).
+    Debian's OpenCV links about 200 libraries whose code pages alone are 90 MB resident; they
+    are read from files, shared with any other process using them and dropped under pressure,
+    so the anonymous peak is what the service itself holds."""
+
+    def __init__(self, every: float = 0.005) -> None:
+        self.every, self.anon, self.file = every, 0.0, 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="anon peak", daemon=True)
+
+    def __enter__(self) -> "AnonPeak":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            now = status_mb()
+            if now.get("RssAnon", 0.0) > self.anon:
+                self.anon, self.file = now["RssAnon"], now.get("RssFile", 0.0)
+            if self._stop.wait(self.every):
+                return
 
 
 def render_into(folder: str, frames: int, fps: float) -> int:
@@ -131,11 +165,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"frame {c.stats.frames}/{args.frames}, {c.arbiter.game.ply} moves", file=sys.stderr)
 
         t0 = time.perf_counter()
-        c.run(threading.Event(), max_frames=args.frames, on_frame=progress)
+        with AnonPeak() as anon:
+            c.run(threading.Event(), max_frames=args.frames, on_frame=progress)
         wall = time.perf_counter() - t0
-        rss_now_mb = child_rss_mb(os.getpid())
+        rss_now_mb = status_mb().get("VmRSS", 0.0)
         proc = getattr(speaker.backend, "_proc", None)
-        speech_mb = child_rss_mb(proc.pid) if proc is not None else 0.0
+        speech_mb = status_mb(proc.pid).get("VmRSS", 0.0) if proc is not None else 0.0
         moves = c.arbiter.game.ply
         c.close()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -151,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         "vision_ms_per_frame": round(1000 * c.stats.vision_s / frames, 1),
         "peak_rss_mb": round(rss_mb, 1),
         "rss_at_end_mb": round(rss_now_mb, 1),
+        "peak_anon_mb": round(anon.anon, 1),
+        "file_mb_at_anon_peak": round(anon.file, 1),
         "speech_worker_rss_mb": round(speech_mb, 1),
         "peak_total_rss_mb": round(rss_mb + speech_mb, 1),
         "python": platform.python_version(),

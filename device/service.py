@@ -55,6 +55,7 @@ from typing import Callable, Protocol, Sequence
 
 from device.commands import is_adjourned
 from device.errors import Refused
+from device.memory import release_frames
 from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
 from device.store import GameStore, StoreSink, StoredGame
@@ -1386,6 +1387,7 @@ class Companion:
             on_frame: Callable[[Frame, list[Event]], None] | None = None) -> None:
         """Watch until ``stop`` is set or a recording ends."""
         self.stats = Stats(started=time.monotonic())
+        release_frames()  # before the capture thread makes its own heap (`device.memory`)
         if self.arbiter is None:
             self.open_game()
         capture = CaptureThread(self.source).start()

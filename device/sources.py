@@ -367,13 +367,14 @@ class CaptureThread:
 
     ``get()`` hands over the newest frame not yet handed over.  For a live source only the newest
     is kept (stale frames are dropped and counted); for a recording (``live`` False) every frame is
-    kept, in order, and reading waits while ``buffer`` frames are waiting.  When ``read`` or
+    kept, in order, and reading waits while ``buffer`` frames are waiting (two keep the loop fed
+    while the next is decoded; each is 3.7 MB at 1280x960, eight held 30 MB).  When ``read`` or
     ``open`` fails, the source is lost: it is logged once, reopened after ``backoff`` pauses
     (the last one repeating), and when it is back delivery goes on.
     """
 
     def __init__(self, source: FrameSource, *, backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0, 10.0),
-                 buffer: int = 8) -> None:
+                 buffer: int = 2) -> None:
         self.source = source
         self.backoff = tuple(backoff) or (1.0,)
         self.keep_all = not getattr(source, "live", True)
