@@ -597,7 +597,9 @@ class Arbiter:
         squares the accepted line changes must be read surely, else the arbiter looks again.  A
         search that takes longer than `RECOVERY_SECONDS` records nothing.
 
-        When no line explains the board, one may that an irregular act follows (`_near`).
+        When no line through the readings explains the board, a line straight from the recorded
+        position to it may (a reading on the way was a misread); when none does, one may that
+        an irregular act follows (`_near`).
 
         Returns the events, a `LookAgain`, or None when no line fits, or none alone."""
         sure = self._sure(-1)
@@ -609,14 +611,49 @@ class Arbiter:
                    and (self._read_in_a_row(obs) >= STALL_READINGS
                         or len(self.seen) >= 2 * STALL_READINGS))
         deadline = time.monotonic() + (STALL_SECONDS if stalled else RECOVERY_SECONDS)
-        count, trails = self._trails(deadline, STALL_PLIES if stalled else RECOVERY_PLIES)
-        if unread > RECOVERY_UNSURE or self._quick_only:
-            # Squares the camera cannot read (a glare over the middle of the board, a set whose
-            # pieces look like the squares) are no evidence for a long line, but a quick reply
-            # is judged as one move is, whatever cannot be read: it must fit every square that
-            # can, and be the one line that does.
-            trails = [(root, start, before, trail, min(most, QUICK_PLIES + trail.loose))
-                      for root, start, before, trail, most in trails]
+        most = STALL_PLIES if stalled else RECOVERY_PLIES
+        count, trails = self._trails(deadline, most)
+        quick = unread > RECOVERY_UNSURE or self._quick_only
+        found = self._lines_through(obs, scorer, base, when, self._quick(trails, quick), count,
+                                    sure, deadline)
+        if found is not _NO_LINE:
+            return found
+        if not self._quick_only and any(trail.anchored for root, _, _, trail, _ in trails
+                                        if root is Root.RECORDED):
+            # No line passes the readings seen on the way and ends on this board, but one from
+            # the recorded position straight to it may: a reading on the way was a misread (a
+            # still hand the colour of the dark men over square 10, read as a man there at
+            # 0.98, its own square 4 unsure: the line 46x37 4-10 fitted it, and the board two
+            # plies on, 4 standing and 10 empty, was named 10-4 out of turn, Art. 27a, though
+            # 46x37 11-16 50-44 gives it: the system bench's lidraughts-2 at seed 3030014).
+            # Legal play that explains the board is likelier than an irregular act whose piece
+            # returns to where the line had it leave.
+            bare = Trail.at(self.position._state)
+            direct = [(Root.RECORDED, self.position, 0, bare, self._most(bare, obs, most))]
+            found = self._lines_through(obs, scorer, base, when, self._quick(direct, quick),
+                                        count, sure, deadline)
+            if found is not _NO_LINE:
+                return found
+        return None if self._quick_only else self._near(obs, base, trails, count, deadline, when)
+
+    @staticmethod
+    def _quick(trails: list, quick: bool) -> list:
+        """``trails`` with each one's stretch to this board cut to a quick reply's when
+        ``quick``: squares the camera cannot read (a glare over the middle of the board, a set
+        whose pieces look like the squares) are no evidence for a long line, but a quick reply
+        is judged as one move is, whatever cannot be read: it must fit every square that can,
+        and be the one line that does."""
+        if not quick:
+            return trails
+        return [(root, start, before, trail, min(most, QUICK_PLIES + trail.loose))
+                for root, start, before, trail, most in trails]
+
+    def _lines_through(self, obs: Observation, scorer: Scorer, base: dict[int, Piece],
+                       when: float | None, trails: list, count: int, sure: SureKinds,
+                       deadline: float):
+        """The fewest plies along ``trails`` that end on this board (`_recover`): the events of
+        the line accepted, a `LookAgain`, None when lines were found but none can be recorded
+        (a transposition, a search out of time), or `_NO_LINE` when no line ends here."""
         longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
         for total in range(1, longest + 1):
             found: list[tuple[Line, Trail, int]] = []
@@ -674,7 +711,7 @@ class Arbiter:
             if doubt is not None:
                 return doubt
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
-        return None if self._quick_only else self._near(obs, base, trails, count, deadline, when)
+        return _NO_LINE
 
     def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
                when: float | None) -> tuple[Event, ...] | None:
@@ -1524,6 +1561,7 @@ class Arbiter:
 _NEVER_SEEN = 1 << 30
 #: `Arbiter._near_lines`' answer for a board one irregular act from the recorded position.
 _AS_IT_STANDS = object()
+_NO_LINE = object()  # no line ends on the board (`Arbiter._lines_through`)
 
 #: What a provisional board may bring about (`Arbiter._provisional`): legal play recorded.
 _PROVISIONAL_EVENTS = (MovePlayed, CountersChanged, ScoresheetComment, DrawPossible, GameOver,

@@ -401,3 +401,30 @@ def test_a_transposition_seen_landing_is_told_apart_though_an_older_sighting_fit
             break
     assert texts(events) == ["42-37", "18-22", "47-42"]
     assert not of(events, Irregularity)
+
+
+def test_a_misread_on_the_way_that_a_line_fits_names_no_irregularity_when_legal_play_gives_the_board_art_27():
+    # Lidraughts game 2 after 12x41 (ply 18).  White plays 46x37 with a hand the colour of the
+    # dark men held still over square 10: the camera reads a black man there surely and square
+    # 4 unsurely, twice, which the line 46x37 4-10 fits.  Then 11-16 and 50-44 are played and
+    # the board is read clearly: 4 stands, 10 is empty.  Legal play (46x37 11-16 50-44) gives
+    # it; "4-10, then 10-4 out of turn" (Art. 27a) was named (the system bench's lidraughts-2 at
+    # seed 3030014).  A reading on the way that legal play to the board contradicts was a
+    # misread.
+    game = list(read_file(str(DATA / "lidraughts-frisian.pdn")))[1].game
+    arb = Arbiter(Game(start=game.start))
+    for ply in range(1, 19):
+        assert len(of(arb.observe(settled(game.positions[ply].pieces())), MovePlayed)) == 1
+    under_hand = {10: SquareReading(BM, 0.98), 4: SquareReading(BM, 0.55, alternative=None)}
+    for _ in range(2):
+        events = arb.observe(settled(game.positions[19].pieces(), readings=under_hand))
+        assert not of(events, Irregularity) and not of(events, MovePlayed)
+    recorded = []
+    for _ in range(4):  # read again while the arbiter looks again
+        events = arb.observe(settled(game.positions[21].pieces()))
+        assert not of(events, Irregularity), [str(e) for e in events]
+        recorded += texts(events)
+        if recorded:
+            break
+    assert recorded == ["46x37", "11-16", "50-44"]
+    assert arb.game.move_texts() == game.move_texts()[:21]
