@@ -41,6 +41,7 @@ import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import Mapping
 
 from rules import movegen
 from rules.errors import FenError
@@ -53,7 +54,7 @@ from rules.lines import Line, Root, Searches, SureKinds, Trail
 from rules.matching import (KING_CONFIDENT, LIKELY_KIND, Candidate, Scorer, changes_between,
                             sure_of_kind)
 from rules.move import Move
-from rules.observation import Observation, Settled
+from rules.observation import Observation, Settled, SquareReading
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
@@ -707,14 +708,15 @@ class Arbiter:
             if line.root is Root.AS_SEEN:
                 return None
             changed = next(c.changes for c in candidates if c.key == key)
-            doubt = self._doubt(obs, changed, [(trail, plies)], count, when)
+            doubt = self._doubt(obs, changed, [(trail, plies)], count, when, _left(line))
             if doubt is not None:
                 return doubt
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
         return _NO_LINE
 
     def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
-               when: float | None) -> tuple[Event, ...] | None:
+               when: float | None, left: Mapping[int, tuple[int, ...]] | None = None
+               ) -> tuple[Event, ...] | None:
         """Why a line found cannot be recorded yet, as a `LookAgain`: the squares it changes
         not read surely, or too few readings for its length (`_supported`); None when it can.
 
@@ -724,7 +726,19 @@ class Arbiter:
         not looked at again for ever: the line is the only one that explains it far better than
         any other (`Scorer`), and every reading since said the same; so is one read unsurely as
         a piece of a side whose every piece is read surely elsewhere (no side gains a piece:
-        the reading cannot be true)."""
+        the reading cannot be true).
+
+        So is a square the line's movers ``left`` (a move's first square, empty at its end,
+        nothing captured there) read empty however unsurely, when every square the line puts a
+        piece on is read surely so; and a capture's first square read a piece not even likely
+        (`LIKELY_KIND`), empty its second choice, when what it took reads likely gone: each
+        piece seen
+        surely where it arrived came from somewhere, and the one line that explains the board
+        says where.  A set whose pieces look like the squares, a camera 42 degrees off
+        vertical: the squares 5 and 40, never seen empty before, read empty at 0.52-0.74 or a
+        man at 0.50-0.65 after 5x25 40-34 (25 and 34 read at 0.98); the arbiter looked again
+        for ever, and the colours, taught only by boards the game accepts, never learnt them
+        (the system bench's selfplay-6 at seed 3030018, 9 of 40 plies)."""
         patient = count >= PATIENT_READINGS and isinstance(changed, dict)
         if patient:
             # each side's pieces, and how many of them are read surely: a square read unsurely
@@ -735,6 +749,10 @@ class Arbiter:
             sure = Counter(r.content.color for sq in range(1, 51) for r in (obs.reading(sq),)
                            if r.content is not None and sure_of_kind(r))
 
+        left = left or {}
+        arrived_surely = patient and all(sure_of_kind(obs.reading(sq))
+                                         for sq, piece in changed.items() if piece is not None)
+
         def doubtful(sq: int) -> bool:
             r = obs.reading(sq)
             if sure_of_kind(r):
@@ -742,6 +760,13 @@ class Arbiter:
             if not patient or r.occluded:
                 return True
             want, got = changed[sq], r.content
+            if sq in left and want is None and arrived_surely:
+                if got is None:
+                    return False
+                if left[sq] and r.has_alternative and r.alternative is None \
+                        and r.kind_confidence < LIKELY_KIND and all(
+                            _likely_empty(obs.reading(taken)) for taken in left[sq]):
+                    return False  # a capture's first square: what it took is seen gone
             if (None if want is None else want.color) != (None if got is None else got.color):
                 return got is None or sure[got.color] < have[got.color]
             return r.kind_confidence < LIKELY_KIND
@@ -1713,6 +1738,21 @@ def _named(finding: Finding | None) -> bool:
     27d).  A piece gone, or a man read as a king, is not: that is how a misreading looks."""
     return finding is not None and finding.kind is not IrregularityKind.UNKNOWN \
         and finding.seen is not None
+
+
+def _left(line: Line) -> dict[int, tuple[int, ...]]:
+    """The squares ``line``'s movers left that its end leaves empty and on which it captured
+    nothing, each with the squares its move captured (`Arbiter._doubt`)."""
+    end = line.end.pieces()
+    captured = {sq for move, _ in line.moves for sq in move.captured}
+    return {move.from_square: tuple(move.captured) for move, _ in line.moves
+            if move.from_square not in end and move.from_square not in captured}
+
+
+def _likely_empty(reading: SquareReading) -> bool:
+    """Whether ``reading`` shows its square likely empty (`LIKELY_KIND`), uncovered."""
+    return (not reading.occluded and reading.content is None
+            and reading.kind_confidence >= LIKELY_KIND)
 
 
 def _line_text(line: Line) -> str:
