@@ -5,12 +5,16 @@ on the capture thread, averaged and read on the main one).  glibc's allocator gi
 its ``mmap`` threshold straight back to the system when they are freed, but by default it raises
 that threshold to the size of the last such block freed: after the first frame is let go, every
 later frame comes from the heap, whose free space the system seldom gets back, and each thread's
-heap (arena) keeps its own.  Measured with ``python -m bench.service --frames 400 --camera``
-(pip's OpenCV, 2026-11-30): a peak of 168 MB resident and 161 MB at the end; with the threshold
-held at 2 MB and two arenas, 147 MB and 126 MB.
+heap (arena) keeps its own.  Measured with ``python -m bench.service`` (pip's OpenCV,
+2026-11-30, 600 frames of a recording): a peak of 163-166 MB resident, 155 MB at the end; with
+these settings 149-151 MB and 117 MB (``--camera``: 143-147 MB).
 
-`release_frames` holds the threshold there (a frame is above it, a cell's mask below) and caps
-the arenas.  It only tunes glibc (Raspberry Pi OS, Debian); elsewhere it does nothing.
+`release_frames` holds the threshold at 2 MB (a frame is above it, a cell's mask below), gives
+free heap beyond 4 MB back, and caps the arenas at two.  The price is CPU: memory given back is
+zeroed again when it is taken again, and the loop's vision took 51-53 ms a frame here against
+38-43 ms with glibc's defaults (the same bench, three runs each).  A heap trimmed only beyond
+16 or 64 MB costs about nothing but peaks at 156-157 MB.  It only tunes glibc (Raspberry Pi OS,
+Debian); elsewhere it does nothing.
 """
 
 from __future__ import annotations
