@@ -732,9 +732,8 @@ class Arbiter:
         nothing captured there) read empty however unsurely, when every square the line puts a
         piece on is read surely so; and a capture's first square read a piece not even likely
         (`LIKELY_KIND`), empty its second choice, when what it took reads likely gone: each
-        piece seen
-        surely where it arrived came from somewhere, and the one line that explains the board
-        says where.  A set whose pieces look like the squares, a camera 42 degrees off
+        piece seen surely where it arrived came from somewhere, and the one line that explains
+        the board says where.  A set whose pieces look like the squares, a camera 42 degrees off
         vertical: the squares 5 and 40, never seen empty before, read empty at 0.52-0.74 or a
         man at 0.50-0.65 after 5x25 40-34 (25 and 34 read at 0.98); the arbiter looked again
         for ever, and the colours, taught only by boards the game accepts, never learnt them
