@@ -32,8 +32,8 @@ Faults:
 - ``second``: a second service started on the same store in the middle of the game.
 
 For each: ``moves_lost`` (the game's moves the final record lacks or has otherwise at their
-place, ply by ply, against the rendered game's truth; ``baseline_lost`` is the same for a run without a fault, which vision
-alone may cost), ``recover_s`` (for each restart or camera return: from then to the first move
+place, ply by ply, against the rendered game's truth; ``baseline_lost`` is the same for a run
+without a fault, which vision alone may cost), ``recover_s`` (for each restart or camera return: from then to the first move
 accepted into the store; null when none was accepted), the child's exit codes and what it said.
 Progress goes to stderr; stdout gets one JSON line.
 """

@@ -45,6 +45,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench.procstatus import status_kb
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "tests" / "data" / "lidraughts-frisian.pdn"
 EVENT = "bench"
@@ -61,14 +63,6 @@ def _proc_cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _status_kb(pid: int, field: str) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
 
 
 # --------------------------------------------------------------------------- the boards
@@ -235,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     boards.wait(60)
     time.sleep(2.0)  # the last cards reach the page
     cpu, wall = _proc_cpu_s(hub.pid) - cpu0, time.monotonic() - t0
-    rss, hwm = _status_kb(hub.pid, "VmRSS"), _status_kb(hub.pid, "VmHWM")
+    rss, hwm = status_kb("VmRSS", hub.pid), status_kb("VmHWM", hub.pid)
     loop.call_soon_threadsafe(stop.set)
     watcher.join(10)
     hub.terminate()

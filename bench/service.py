@@ -29,9 +29,10 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 import cv2
+
+from bench.procstatus import status_kb
 
 
 class TimedSource:
@@ -65,20 +66,6 @@ class TimedSource:
         self.inner.close()
 
 
-def status_mb(pid: int | str = "self") -> dict[str, float]:
-    """VmRSS, RssAnon and RssFile of a process (MB): resident memory, and its part the process
-    allocated itself (heap, frames) and its part mapped from files (the libraries' code)."""
-    out: dict[str, float] = {}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            key = line.split(":")[0]
-            if key in ("VmRSS", "RssAnon", "RssFile"):
-                out[key] = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return out
-
-
 class AnonPeak:
     """The peak of this process's anonymous resident memory, sampled every ``every`` seconds
     on a thread (the kernel keeps the peak of the whole resident set only, ``ru_maxrss``).
@@ -101,9 +88,9 @@ class AnonPeak:
 
     def _run(self) -> None:
         while True:
-            now = status_mb()
-            if now.get("RssAnon", 0.0) > self.anon:
-                self.anon, self.file = now["RssAnon"], now.get("RssFile", 0.0)
+            anon = status_kb("RssAnon") / 1024
+            if anon > self.anon:
+                self.anon, self.file = anon, status_kb("RssFile") / 1024
             if self._stop.wait(self.every):
                 return
 
@@ -168,9 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         with AnonPeak() as anon:
             c.run(threading.Event(), max_frames=args.frames, on_frame=progress)
         wall = time.perf_counter() - t0
-        rss_now_mb = status_mb().get("VmRSS", 0.0)
+        rss_now_mb = status_kb("VmRSS") / 1024
         proc = getattr(speaker.backend, "_proc", None)
-        speech_mb = status_mb(proc.pid).get("VmRSS", 0.0) if proc is not None else 0.0
+        try:  # (the worker may have ended with the loop)
+            speech_mb = status_kb("VmRSS", proc.pid) / 1024 if proc is not None else 0.0
+        except OSError:
+            speech_mb = 0.0
         moves = c.arbiter.game.ply
         c.close()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -41,13 +41,7 @@ import threading
 import time
 from pathlib import Path
 
-
-def _status_kb(field: str, pid: str = "self") -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
+from bench.procstatus import status_kb
 
 
 def _thread_cpu_s(native_id: int) -> float:
@@ -144,7 +138,7 @@ def _run(with_web: bool, clients: int, plies: int, seed: int) -> dict:
     spectators = None
     live_cpu = [0.0]
     c.open_game()  # vision imported and its watcher made: what follows is the web part's
-    rss_before = _status_kb("VmRSS")
+    rss_before = status_kb("VmRSS")
     if with_web:
         from device.app import web_for
 
@@ -170,7 +164,7 @@ def _run(with_web: bool, clients: int, plies: int, seed: int) -> dict:
         assert spectators.stdout.readline().strip() == "connected"
         print(f"bench.web: {clients} spectators connected to {c.web.url}", file=sys.stderr)
         web_cpu0 = _thread_cpu_s(web_thread.native_id)
-        out["rss_web_started_mb"] = round((_status_kb("VmRSS") - rss_before) / 1024, 1)
+        out["rss_web_started_mb"] = round((status_kb("VmRSS") - rss_before) / 1024, 1)
     t0 = time.monotonic()
     c.run(threading.Event())
     wall = time.monotonic() - t0
@@ -192,7 +186,7 @@ def _run(with_web: bool, clients: int, plies: int, seed: int) -> dict:
                            "samples": len(latencies), "missed": missing},
         })
         c.close()
-    out["vm_hwm_mb"] = round(_status_kb("VmHWM") / 1024, 1)
+    out["vm_hwm_mb"] = round(status_kb("VmHWM") / 1024, 1)
     store.close()
     return out
 

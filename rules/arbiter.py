@@ -749,7 +749,7 @@ class Arbiter:
                            if r.content is not None and sure_of_kind(r))
 
         left = left or {}
-        arrived_surely = patient and all(sure_of_kind(obs.reading(sq))
+        arrived_surely = patient and bool(left) and all(sure_of_kind(obs.reading(sq))
                                          for sq, piece in changed.items() if piece is not None)
 
         def doubtful(sq: int) -> bool:

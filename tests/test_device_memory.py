@@ -4,6 +4,7 @@ frames is taken in 16 bits."""
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 import textwrap
@@ -49,7 +50,6 @@ def _held_after_frames(mode: str) -> float:
 def test_frames_freed_are_given_back_to_the_system():
     """Without the settings glibc keeps a freed frame in its heap (its mmap threshold rises to a
     frame's size after the first is freed); with them each frame is returned when freed."""
-    import platform
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("the allocator settings are glibc's")
     assert _held_after_frames("default") >= 3.0  # the heap kept at least a frame
