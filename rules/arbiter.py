@@ -157,6 +157,13 @@ TAKING_OFF_MOST = 8
 #: a line of legal moves, then a capture still being taken off): searched here, three plies
 #: made up a king's move, a reply and a capture for an opponent's man moved (Art. 27a).
 TAKING_OFF_PLIES = 2
+#: ... and up to this many when the camera saw pieces put down in passing on squares the board
+#: leaves empty, and the line lands on every one of them (`Arbiter._taking_off_pieces`): a
+#: king's capture, the reply and the king's next capture at quick play, the last one's men
+#: still being taken off, were named a king's move out of line (Art. 27d) although the camera
+#: had seen the king put down on 49 and the reply's man on 29 (the system bench's selfplay-52
+#: at seed 3232014).
+TAKING_OFF_PLACED_PLIES = 3
 #: A board that no single act explains with more squares changed than this may be several moves
 #: on: it is read `STALL_READINGS` times before it is named (`Arbiter._irregular`).
 SEVERAL_MOVES = 4
@@ -708,15 +715,16 @@ class Arbiter:
             if line.root is Root.AS_SEEN:
                 return None
             changed = next(c.changes for c in candidates if c.key == key)
-            doubt = self._doubt(obs, changed, [(trail, plies)], count, when, _left(line))
+            doubt = self._doubt(obs, changed, [(trail, plies)], count, when, _left(line),
+                                _taken(line))
             if doubt is not None:
                 return doubt
             return self._play_line(line, key[2] if len(key) > 2 else None, when)
         return _NO_LINE
 
     def _doubt(self, obs: Observation, changed, stretches: list[tuple["Trail", int]], count: int,
-               when: float | None, left: Mapping[int, tuple[int, ...]] | None = None
-               ) -> tuple[Event, ...] | None:
+               when: float | None, left: Mapping[int, tuple[int, ...]] | None = None,
+               taken: frozenset[int] = frozenset()) -> tuple[Event, ...] | None:
         """Why a line found cannot be recorded yet, as a `LookAgain`: the squares it changes
         not read surely, or too few readings for its length (`_supported`); None when it can.
 
@@ -737,7 +745,12 @@ class Arbiter:
         vertical: the squares 5 and 40, never seen empty before, read empty at 0.52-0.74 or a
         man at 0.50-0.65 after 5x25 40-34 (25 and 34 read at 0.98); the arbiter looked again
         for ever, and the colours, taught only by boards the game accepts, never learnt them
-        (the system bench's selfplay-6 at seed 3030018, 9 of 40 plies)."""
+        (the system bench's selfplay-6 at seed 3030018, 9 of 40 plies).  So, too, is a square
+        the line captures on (``taken``), read empty however unsurely, that the camera saw lifted on the
+        way (`Settled.lifted`): the piece was seen taken off.  Six plies at quick play ending
+        in a king's capture of three: the captured squares read empty at 0.45 (the outline of
+        a piece beside them on the square, `vision.squares`), and the arbiter looked again
+        until the recording ended (the other renderer's lidraughts-9 at seed 57004)."""
         patient = count >= PATIENT_READINGS and isinstance(changed, dict)
         if patient:
             # each side's pieces, and how many of them are read surely: a square read unsurely
@@ -749,8 +762,8 @@ class Arbiter:
                            if r.content is not None and sure_of_kind(r))
 
         left = left or {}
-        arrived_surely = patient and bool(left) and all(sure_of_kind(obs.reading(sq))
-                                         for sq, piece in changed.items() if piece is not None)
+        arrived_surely = patient and bool(left or taken) and all(
+            sure_of_kind(obs.reading(sq)) for sq, piece in changed.items() if piece is not None)
 
         def doubtful(sq: int) -> bool:
             r = obs.reading(sq)
@@ -759,6 +772,9 @@ class Arbiter:
             if not patient or r.occluded:
                 return True
             want, got = changed[sq], r.content
+            if sq in taken and want is None and got is None and arrived_surely \
+                    and sq in self._lifted_seen:
+                return False  # captured, and seen taken off
             if sq in left and want is None and arrived_surely:
                 if got is None:
                     return False
@@ -1318,27 +1334,27 @@ class Arbiter:
         seed 505030 named that board Art. 27).  With ``obs`` given and no irregularity open,
         such a board is also looked for up to `TAKING_OFF_PLIES` on: the moves before the
         capture are recorded, the squares they change being read surely, and the capture is
-        then waited on as above.
+        then waited on as above.  When no such board is found and the camera saw pieces put
+        down on squares the board leaves empty (`_unplaced`), lines up to
+        `TAKING_OFF_PLACED_PLIES` on that land on every one of them are looked for too.
 
         None when the board is no such capture."""
         candidates: list[Candidate] = []
         for i, (move, after) in enumerate(successors):
             candidates.extend(_standing((i,), move, after, base))
-        if obs is not None and self.pending is None and not self._quick_only:
+        searched = obs is not None and self.pending is None and not self._quick_only
+        if searched:
             # the plies before the capture, never seen still: up to `TAKING_OFF_PLIES` in all
-            frontier = [((i,), between) for i, (_, between) in enumerate(successors)]
-            for _ in range(TAKING_OFF_PLIES - 1):
-                further = []
-                for path, between in frontier:
-                    if between.outcome() is not None:
-                        continue
-                    before = between.pieces()
-                    for j, (move, after) in enumerate(between.successors()):
-                        candidates.extend(_standing(path + (j,), move, after, base, before))
-                        further.append((path + (j,), after))
-                frontier = further
+            candidates.extend(self._taking_off_lines(successors, base, TAKING_OFF_PLIES))
         decision = scorer.decide(_distinct(candidates))
         accepted = decision.accepted
+        unplaced = self._unplaced(None, obs) if searched and accepted is None else set()
+        if unplaced:
+            longer = self._taking_off_lines(successors, base, TAKING_OFF_PLACED_PLIES, unplaced)
+            if longer:
+                candidates.extend(longer)
+                decision = scorer.decide(_distinct(candidates))
+                accepted = decision.accepted
         if accepted is None and decision.explained and decision.best is not None \
                 and len(decision.best[0]) == 1:
             # a capture still being taken off is the likeliest board, a rival two plies on
@@ -1380,6 +1396,31 @@ class Arbiter:
                 self._taking_off = None
                 return None  # still standing: the irregularity is named
         return (LookAgain(self.game.ply, when, TAKING_OFF, standing),)
+
+    @staticmethod
+    def _taking_off_lines(successors: list[tuple[Move, Position]], base: dict[int, Piece],
+                          most: int, lands: set[int] | None = None) -> list[Candidate]:
+        """The boards of captures with pieces still standing (`_standing`) two to ``most``
+        plies on (the first from ``successors``); with ``lands``, only those more than
+        `TAKING_OFF_PLIES` on whose moves land on every one of those squares."""
+        frontier = [((i,), between, frozenset((move.to_square,)))
+                    for i, (move, between) in enumerate(successors)]
+        out: list[Candidate] = []
+        for depth in range(2, most + 1):
+            further = []
+            for path, between, landed in frontier:
+                if between.outcome() is not None:
+                    continue
+                before = between.pieces()
+                for j, (move, after) in enumerate(between.successors()):
+                    now = landed | {move.to_square}
+                    if lands is None or (depth > TAKING_OFF_PLIES and lands <= now):
+                        out.extend(_standing(path + (j,), move, after, base, before))
+                    # each ply left lands on one square: a line missing more cannot make it
+                    if depth < most and (lands is None or len(lands - now) <= most - depth):
+                        further.append((path + (j,), after, now))
+            frontier = further
+        return out
 
     # -- irregularities -------------------------------------------------------------------------
 
@@ -1746,6 +1787,13 @@ def _left(line: Line) -> dict[int, tuple[int, ...]]:
     captured = {sq for move, _ in line.moves for sq in move.captured}
     return {move.from_square: tuple(move.captured) for move, _ in line.moves
             if move.from_square not in end and move.from_square not in captured}
+
+
+def _taken(line: Line) -> frozenset[int]:
+    """The squares ``line``'s captures took pieces from that its end leaves empty
+    (`Arbiter._doubt`)."""
+    end = line.end.pieces()
+    return frozenset(sq for move, _ in line.moves for sq in move.captured if sq not in end)
 
 
 def _likely_empty(reading: SquareReading) -> bool:

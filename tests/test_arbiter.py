@@ -31,8 +31,10 @@ def arbiter(fen: str | None = None) -> Arbiter:
 
 
 def seen(arb: Arbiter, changes: dict[int, Piece | None] | None = None, *, lifted=(), confidence=0.99,
-         readings: dict[int, SquareReading] | None = None, base: dict | None = None, time=None) -> Settled:
-    """The board the arbiter expects, with ``changes``, as a camera reads it."""
+         readings: dict[int, SquareReading] | None = None, base: dict | None = None, time=None,
+         placed=()) -> Settled:
+    """The board the arbiter expects, with ``changes``, as a camera reads it (``lifted`` and
+    ``placed``: as the camera saw squares on the way, `Settled`)."""
     board = dict(arb.position.pieces() if base is None else base)
     for sq, p in (changes or {}).items():
         if p is None:
@@ -42,7 +44,7 @@ def seen(arb: Arbiter, changes: dict[int, Piece | None] | None = None, *, lifted
     obs = Observation.from_board(board, confidence, time)
     if readings:
         obs = obs.with_readings(readings)
-    return Settled(obs, tuple(lifted), time)
+    return Settled(obs, tuple(lifted), time, placed=tuple(placed))
 
 
 def after_move(arb: Arbiter, text: str) -> dict[int, Piece]:
@@ -265,6 +267,36 @@ def test_two_quick_moves_then_a_capture_still_taking_men_off_is_no_irregularity_
     assert [(e.reason, e.squares) for e in of(events, LookAgain)] == [(TAKING_OFF, (27,))]
     events = arb.observe(seen(arb, {32: None, 27: None, 21: WM}, time=30.6))
     assert [e.text for e in of(events, MovePlayed)] == ["32x21"] and not of(events, Irregularity)
+
+
+def test_a_kings_capture_a_reply_and_its_next_capture_still_taking_men_off_is_waited_on_art_23():
+    # An endgame at quick play: Black's king takes 21x49, White replies 34-29, the king takes
+    # 49x32 (29 and 28), and the first still board after White's 39-34 shows 28 still standing,
+    # the king on 32 read as a man at 0.54 (a camera nearly overhead).  The camera saw the king
+    # put down on 49 and the man on 29 on the way: the three plies that land there explain the
+    # board as a capture still being taken off.  The first two are recorded and the capture
+    # waited on (Art. 23); it was named "the king moved 21 to 32" (Art. 27d; the system bench's
+    # selfplay-52 at seed 3232014).
+    arb = arbiter("W:W28,39,43:B8,14,K21")
+    play(arb, "39-34")
+    kind_unsure = {32: SquareReading(BM, 0.54, alternative=BK)}
+    standing = {21: None, 43: None, 34: None, 29: None, 32: BK}
+    events = arb.observe(seen(arb, standing, readings=kind_unsure, lifted=(21, 43, 34),
+                              placed=(29, 49, 32), time=10.5))
+    assert [e.text for e in of(events, MovePlayed)] == ["21x49", "34-29"]
+    assert not of(events, Irregularity)
+    assert [(e.reason, e.squares) for e in of(events, LookAgain)] == [(TAKING_OFF, (28,))]
+    events = arb.observe(seen(arb, {49: None, 29: None, 28: None, 32: BK}, readings=kind_unsure,
+                              time=12.2))
+    assert [e.text for e in of(events, MovePlayed)] == ["49x32"] and not of(events, Irregularity)
+    assert of(events, GameOver)
+
+    # Without the pieces seen put down on the way nothing vouches for the longer line: the king
+    # moved off its line is named as it stands.
+    arb = arbiter("W:W28,39,43:B8,14,K21")
+    play(arb, "39-34")
+    irr = irregularity(arb.observe(seen(arb, standing, readings=kind_unsure, time=10.5)))
+    assert irr.article == "Art. 27d"
 
 
 def test_several_pieces_moved_reports_every_square():

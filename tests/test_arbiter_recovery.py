@@ -450,6 +450,30 @@ def test_squares_left_read_either_way_are_recorded_by_the_one_line_once_read_aga
     assert arb.game.move_texts() == REAL.move_texts()
 
 
+def test_captured_squares_seen_taken_off_and_read_empty_unsurely_are_recorded_once_read_again_art_22():
+    # 8x30 (taking 18 and 29) and 45-40 before a still board.  The captured squares read empty
+    # only at 0.45, a white man their second choice (a piece's outline beside them drawn on the
+    # square), every reading alike; the camera saw both lifted on the way and the arrivals read
+    # surely.  Once read again, the one line is recorded: it was looked at again until the
+    # recording ended (the other renderer's lidraughts-9 at seed 57004, six plies lost).
+    arb = replayed(AT + 2)
+    outlined = {18: SquareReading(None, 0.45, alternative=WM),
+                29: SquareReading(None, 0.45, alternative=WM)}
+    first = arb.observe(settled(board(AT + 4), readings=outlined, lifted=(8, 18, 29, 45)))
+    assert of(first, LookAgain) and not of(first, MovePlayed)
+    again = arb.observe(settled(board(AT + 4), readings=outlined))
+    assert texts(again) == ["8x30", "45-40"] and not of(again, Irregularity)
+    finish(arb, AT + 4)
+    assert arb.game.move_texts() == REAL.move_texts()
+
+    # Not seen taken off, they may still stand under a glare that hides a piece's colour but
+    # not its outline: looked at again.
+    arb = replayed(AT + 2)
+    for _ in range(3):
+        events = arb.observe(settled(board(AT + 4), readings=outlined, lifted=(8, 45)))
+        assert of(events, LookAgain) and not of(events, MovePlayed)
+
+
 def test_a_square_left_read_either_way_is_not_enough_when_an_arrival_is_unsure_art_22():
     # The same, but the man that arrived on 40 is read unsurely too: nothing surely seen
     # arriving vouches for the line, so the arbiter goes on looking.
