@@ -1666,11 +1666,18 @@ class _Group:
 
 def _groups(readings: list[Observation], kinds: list[SureKinds]) -> list[_Group]:
     """The readings grouped: a board read again (the service looks again when the arbiter is
-    unsure) is one board seen more than once."""
+    unsure) is one board seen more than once: the same sure kinds, or the same content on every
+    square, what either reading is sure of then being sure (`SureKinds.joined`).  Grouped by
+    sure kinds alone, a board whose captured squares read empty at 1.00 and at 0.45 in turn (a
+    neighbour's outline on them) was a new board at every reading: never read twice, its
+    six-ply line never had the readings to be recorded (the other renderer's lidraughts-9 at
+    seed 57004)."""
     groups: list[_Group] = []
     for i, (obs, sure) in enumerate(zip(readings, kinds)):
-        if groups and groups[-1].sure == sure:
-            groups[-1] = _Group(obs, sure, groups[-1].count + 1, groups[-1].first, i)
+        last = groups[-1] if groups else None
+        if last is not None and (last.sure == sure or last.obs.text() == obs.text()):
+            groups[-1] = _Group(obs, sure if last.sure == sure else last.sure.joined(sure),
+                                last.count + 1, last.first, i)
         else:
             groups.append(_Group(obs, sure, 1, i, i))
     return groups

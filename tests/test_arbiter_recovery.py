@@ -474,6 +474,21 @@ def test_captured_squares_seen_taken_off_and_read_empty_unsurely_are_recorded_on
         assert of(events, LookAgain) and not of(events, MovePlayed)
 
 
+def test_a_board_read_alike_with_its_unsure_squares_changing_counts_as_read_again_art_22():
+    # The same board, its captured squares read empty surely and at 0.45 in turn (18 unsure on
+    # one reading, 29 on the next): every reading has the same content, so the board was read
+    # again.  Grouped by the squares read surely, every reading was a new board, never read
+    # twice, and the line was looked at again until the recording ended (the other renderer's
+    # lidraughts-9 at seed 57004).
+    arb = replayed(AT + 2)
+    outlined = {18: SquareReading(None, 0.45, alternative=WM)}
+    first = arb.observe(settled(board(AT + 4), readings=outlined, lifted=(8, 18, 29, 45)))
+    assert of(first, LookAgain) and not of(first, MovePlayed)
+    other = {29: SquareReading(None, 0.45, alternative=WM)}
+    again = arb.observe(settled(board(AT + 4), readings=other))
+    assert texts(again) == ["8x30", "45-40"] and not of(again, Irregularity)
+
+
 def test_a_square_left_read_either_way_is_not_enough_when_an_arrival_is_unsure_art_22():
     # The same, but the man that arrived on 40 is read unsurely too: nothing surely seen
     # arriving vouches for the line, so the arbiter goes on looking.
