@@ -478,10 +478,9 @@ class Companion:
         return events
 
     def _calibrate(self, frame: Frame) -> None:
+        from vision.kept import mean_frame
         from vision.locate import BoardNotFound
         from vision.pipeline import CalibrationError
-
-        from vision.pipeline import mean_frame
 
         board = self._calibrate_board
         now = frame.time if frame.time is not None else time.monotonic()
@@ -682,8 +681,9 @@ class Companion:
         None when no line of legal moves explains the board (another position: a problem set
         up, the pieces still being placed), or it cannot be read.  Waiting for the start
         position was for ever: not one move was recorded."""
+        from vision.kept import mean_frame
         from vision.locate import BoardNotFound, find_board
-        from vision.pipeline import BoardWatcher, CalibrationError, mean_frame
+        from vision.pipeline import BoardWatcher, CalibrationError
 
         frames = list(self._still_frames)
         # independent readings of the still stretch: its mean, and the means of its three parts
@@ -858,7 +858,7 @@ class Companion:
         import cv2
         import numpy as np
 
-        from vision.pipeline import mean_frame
+        from vision.kept import mean_frame
 
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         width = STILL_THUMB_PX

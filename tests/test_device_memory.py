@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from vision.pipeline import mean_frame
+from vision.kept import mean_frame
 
 # A child process allocates a frame, keeps a small object made after it (so that the heap's top
 # cannot simply be trimmed), frees the frame, ten times over, and prints how much anonymous

@@ -6,7 +6,8 @@ from __future__ import annotations
 from rules.game import Game
 from rules.matching import sure_of_kind
 from rules.position import Position
-from vision.pipeline import BoardWatcher, WatchConfig, mean_frame
+from vision.kept import mean_frame
+from vision.pipeline import BoardWatcher, WatchConfig
 from altrender.source import AltRenderedSource
 
 

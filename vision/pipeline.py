@@ -33,6 +33,7 @@ from rules.squares import promotion_row
 from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
                                 start_board)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance, relight
+from vision.kept import Box, Kept, board_box, mean_kept
 from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_evidence, limit_warning,
                           refit)
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
@@ -120,19 +121,6 @@ def _colour(piece: Piece | None) -> object:
     return None if piece is None else piece.color
 
 
-def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
-    """The mean of ``frames`` (at least one): a real camera's noise shrinks with the square root
-    of their number."""
-    frames = list(frames)
-    if len(frames) == 1:
-        return frames[0]
-    # summed in 16 bits while they fit (a 1280x960 sum is 7 MB; in float32 it was 15)
-    total = frames[0].astype(np.uint16 if len(frames) <= 257 else np.float32)
-    for f in frames[1:]:
-        np.add(total, f, out=total)
-    return cv2.convertScaleAbs(total, alpha=1.0 / len(frames))
-
-
 @dataclass(frozen=True)
 class WatchConfig:
     """``still_s``: stillness before a settled observation; ``corner_46``: the image corner of
@@ -212,8 +200,11 @@ class BoardWatcher:
         self._last_frame: np.ndarray | None = None
         # the board's neighbourhood as it looked when the location was placed (`read`)
         self._anchor: Anchor | None = None
-        # the last frames of the board standing still (`_gather`)
-        self._calm: deque[np.ndarray] = deque(maxlen=_GATHER_FRAMES)
+        # the last frames of the board standing still (`_gather`); these and the other
+        # stretches' frames are kept as their boxes round the board (`vision.kept`): the box of
+        # which location in frames of which size
+        self._calm: deque[Kept] = deque(maxlen=_GATHER_FRAMES)
+        self._box: tuple[BoardLocation, tuple[int, int], Box] | None = None
         self._last_time: float | None = None
         self._frames = 0
         self._static_since: float | None = None
@@ -243,7 +234,7 @@ class BoardWatcher:
         # (`_provisional`): since when, its frames, the readings offered in this stretch, and
         # the last one offered, kept until the game takes it (`accept`)
         self._quiet_since: float | None = None
-        self._quiet: deque[np.ndarray] = deque(maxlen=_GATHER_FRAMES)
+        self._quiet: deque[Kept] = deque(maxlen=_GATHER_FRAMES)
         self._offered: set[str] = set()
         self._quiet_read = 0  # how many frames the stretch had at its last reading
         self._offer: tuple[Settled, np.ndarray, _Reading] | None = None
@@ -254,7 +245,7 @@ class BoardWatcher:
         # the cells standing quiet beside the hands (`_track_cells`): since when (NaN: not
         # quiet now), the last frames, and the changed cells last read beside them
         self._cell_quiet: np.ndarray | None = None
-        self._cell_frames: deque[tuple[float, np.ndarray]] = deque(maxlen=_GATHER_FRAMES)
+        self._cell_frames: deque[tuple[float, Kept]] = deque(maxlen=_GATHER_FRAMES)
         self._beside_read: bytes | None = None
         # (10, 10) the cells a hand held still over the board covers in this frame (`feed`)
         self._occluding: np.ndarray | None = None
@@ -533,7 +524,8 @@ class BoardWatcher:
             delta = change_delta(view, self._prev, self._still, cfg, noise)
             if motion_between(view, self._prev, delta) <= cfg.motion_share:
                 busy_at = self._recent[-1][0]
-        self._quiet_stretch(frame, sample, time, previous)
+        kept = self._keep(frame, location)
+        self._quiet_stretch(kept, sample, time, previous)
         self._prev = view
         self._recent.append((time, view))
         intruding = (sample.hand or sample.beside_change
@@ -595,10 +587,10 @@ class BoardWatcher:
                     self._last_busy = min(self._last_busy, self._static_since)
         else:
             self._static_since = None
-        self._track_cells(frame, sample, time)
+        self._track_cells(kept, sample, time)
         self._hand_now = intruding
         self._moving_now = moving
-        self._gather(frame, moving or intruding, intruding)
+        self._gather(kept, moving or intruding, intruding)
         if moving or intruding:
             self._mark_busy(time if intruding else busy_at, hand=intruding)
             if intruding and not moving and sample.all_round and self._busy_since is not None \
@@ -649,7 +641,21 @@ class BoardWatcher:
         # (its cells are not this frame's: squares seen empty beside it still count as lifts)
         return replace(sample, hand=True)
 
-    def _quiet_stretch(self, frame: np.ndarray, sample: MotionSample, time: float,
+    def _keep(self, frame: np.ndarray, location: BoardLocation) -> Kept:
+        """What the watcher keeps of ``frame`` (`vision.kept`): the box round the board."""
+        size = (frame.shape[1], frame.shape[0])
+        if self._box is None or self._box[0] is not location or self._box[1] != size:
+            self._box = (location, size, board_box(location, size))
+        return Kept.of(frame, self._box[2])
+
+    def _mean(self, kept: Sequence[Kept]) -> np.ndarray:
+        """The mean of ``kept`` frames as a whole frame, the rest of it the newest frame's."""
+        assert self._last_frame is not None
+        if not kept or kept[-1].size != (self._last_frame.shape[1], self._last_frame.shape[0]):
+            return self._last_frame  # the frames changed size since (no board found in them)
+        return mean_kept(kept, self._last_frame)
+
+    def _quiet_stretch(self, kept: Kept, sample: MotionSample, time: float,
                        previous: np.ndarray | None) -> None:
         """Follow the playing area alone: quiet while no hand or arm is over a square, no grid
         corner is hidden, and none of its pixels moved since the frame motion is measured
@@ -667,9 +673,9 @@ class BoardWatcher:
         if self._quiet_since is None:
             base = next((t for t, v in reversed(self._recent) if v is previous), None)
             self._quiet_since = time if base is None else base
-        if self._quiet and self._quiet[-1].shape != frame.shape:
+        if self._quiet and not self._quiet[-1].fits(kept):
             self._quiet.clear()
-        self._quiet.append(frame)
+        self._quiet.append(kept)
 
     def offered(self) -> Settled | None:
         """The provisional board the last frame fed offers (`Settled.provisional`), if any: the
@@ -699,7 +705,7 @@ class BoardWatcher:
         if self._quiet_read and (n & (n - 1) or n <= self._quiet_read):
             return
         self._quiet_read = n
-        frame = mean_frame(self._quiet)
+        frame = self._mean(self._quiet)
         self._offer_reading(frame, self.read(frame, time), time)
 
     def _offer_reading(self, frame: np.ndarray, obs: Observation, time: float) -> None:
@@ -724,10 +730,10 @@ class BoardWatcher:
         return {"lifted_at": tuple(self._passing.lifted_at(sq, need) for sq in lifted),
                 "placed_at": tuple(self._passing.placed_at(sq) for sq in placed)}
 
-    def _track_cells(self, frame: np.ndarray, sample: MotionSample, time: float) -> None:
+    def _track_cells(self, kept: Kept, sample: MotionSample, time: float) -> None:
         """Follow each cell alone (`_beside_hands`): quiet while no hand covers it or a cell
         next to it and none of its pixels moved since the frame motion is measured against."""
-        self._cell_frames.append((time, frame))
+        self._cell_frames.append((time, kept))
         if sample.moved is None:
             self._cell_quiet = None
             return
@@ -766,9 +772,10 @@ class BoardWatcher:
             return
         self._beside_read = key
         first = float(np.nanmax(np.where(quiet, since, np.nan)))
-        frames = [f for t, f in self._cell_frames
-                  if t >= first - 1e-9 and f.shape == self._last_frame.shape]
-        frame = mean_frame(frames) if frames else self._last_frame
+        newest = self._cell_frames[-1][1] if self._cell_frames else None
+        frames = [k for t, k in self._cell_frames
+                  if t >= first - 1e-9 and newest is not None and k.fits(newest)]
+        frame = self._mean(frames) if frames else self._last_frame
         self._offer_reading(frame, self.read(frame, time, occluded=~quiet), time)
 
     def accept(self, settled: Settled) -> None:
@@ -800,7 +807,7 @@ class BoardWatcher:
                 return view if view.shape == self._prev.shape else self._prev
         return self._recent[0][1] if self._recent[0][1].shape == self._prev.shape else self._prev
 
-    def _gather(self, frame: np.ndarray, busy: bool, hand: bool) -> None:
+    def _gather(self, kept: Kept, busy: bool, hand: bool) -> None:
         """Keep the frames of the board standing still (since it last moved, the last
         `_GATHER_FRAMES`): each is evidence, and their mean (`_still_frame`) is read.  A real
         camera's noise, in a dim room several grey levels, shrinks with the square root of
@@ -811,14 +818,14 @@ class BoardWatcher:
             self._calm.clear()
             if hand:
                 return
-        if self._calm and self._calm[-1].shape != frame.shape:
+        if self._calm and not self._calm[-1].fits(kept):
             self._calm.clear()
-        self._calm.append(frame)
+        self._calm.append(kept)
 
     def _still_frame(self) -> np.ndarray:
         """The mean of the still frames kept (`_gather`), or the last frame."""
         assert self._last_frame is not None
-        return mean_frame(self._calm) if self._calm else self._last_frame
+        return self._mean(self._calm) if self._calm else self._last_frame
 
     def _pieces_explain(self, frame: np.ndarray, sample: MotionSample) -> bool:
         """Whether the pieces that moved explain what looks like a hand standing still: every
