@@ -635,11 +635,16 @@ class Arbiter:
             # plies on, 4 standing and 10 empty, was named 10-4 out of turn, Art. 27a, though
             # 46x37 11-16 50-44 gives it: the system bench's lidraughts-2 at seed 3030014).
             # Legal play that explains the board is likelier than an irregular act whose piece
-            # returns to where the line had it leave.
+            # returns to where the line had it leave.  Such a line has only this board's
+            # readings for support: every one read with the same content counts, however its
+            # sure squares changed (captured squares read empty at 1.00 and at 0.45 in turn, a
+            # neighbour's outline on them, made each reading a board of its own, and a six-ply
+            # line was looked at again until the recording ended: the other renderer's
+            # lidraughts-9 at seed 57004).
             bare = Trail.at(self.position._state)
             direct = [(Root.RECORDED, self.position, 0, bare, self._most(bare, obs, most))]
             found = self._lines_through(obs, scorer, base, when, self._quick(direct, quick),
-                                        count, sure, deadline)
+                                        max(count, self._read_in_a_row(obs)), sure, deadline)
             if found is not _NO_LINE:
                 return found
         return None if self._quick_only else self._near(obs, base, trails, count, deadline, when)
@@ -751,7 +756,13 @@ class Arbiter:
         in a king's capture of three: the captured squares read empty at 0.45 (the outline of
         a piece beside them on the square, `vision.squares`), and the arbiter looked again
         until the recording ended (the other renderer's lidraughts-9 at seed 57004)."""
-        patient = count >= PATIENT_READINGS and isinstance(changed, dict)
+        # read again: the same sure kinds (``count``), or the same content on every square (a
+        # board whose captured squares read empty at 1.00 and at 0.45 in turn, a neighbour's
+        # outline on them, had new sure kinds at every reading and was never read twice: its
+        # six-ply line was looked at again until the recording ended, the other renderer's
+        # lidraughts-9 at seed 57004)
+        patient = isinstance(changed, dict) and (
+            count >= PATIENT_READINGS or self._read_in_a_row(obs) >= PATIENT_READINGS)
         if patient:
             # each side's pieces, and how many of them are read surely: a square read unsurely
             # as a piece of a side whose every piece is read surely elsewhere cannot be right
@@ -1093,6 +1104,17 @@ class Arbiter:
         already."""
         groups = _groups(self.seen, [self._sure(i) for i in range(len(self.seen))])
         *earlier, last = groups
+        # this board's readings: its group's, and those just before it with the same content
+        # on every square that were too unsure to follow (`_follow`: no evidence on the way,
+        # yet readings of this very board).  A six-ply line's board read seven times, a dozen
+        # squares unsure on each, a different dozen every time, counted once and was looked
+        # at again until the recording ended (the other renderer's lidraughts-9 at 57004).
+        count, text = last.count, last.obs.text()
+        for group in reversed(earlier):
+            if self._unread(group.obs) <= RECOVERY_UNSURE or any(
+                    self.seen[i].text() != text for i in range(group.first, group.last + 1)):
+                break
+            count += group.count
         pending = self.pending
         trail = Trail.at(self.position._state)
         passed = False  # a line from the recorded position passed the open irregular board
@@ -1106,15 +1128,15 @@ class Arbiter:
             trail = followed
         trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs, most))]
         if pending is None:
-            return last.count, trails
+            return count, trails
         if pending.position is not None:
             if pending.position.outcome() is not None:
-                return last.count, trails
+                return count, trails
             root, start = Root.STANDS, pending.position
         elif not passed and (seen := _as_seen(pending)) is not None and seen.outcome() is None:
             root, start = Root.AS_SEEN, seen
         else:
-            return last.count, trails
+            return count, trails
         at = next((g.count for g in groups if g.first <= self.pending_at <= g.last), 1)
         trail = Trail.at(start._state, support=at)
         for group in earlier:
@@ -1125,7 +1147,7 @@ class Arbiter:
             trails.insert(0, entry)
         else:
             trails.append(entry)
-        return last.count, trails
+        return count, trails
 
     def _follow(self, trail: Trail, group: "_Group", deadline: float,
                 most: int = RECOVERY_PLIES) -> Trail:
@@ -1666,18 +1688,11 @@ class _Group:
 
 def _groups(readings: list[Observation], kinds: list[SureKinds]) -> list[_Group]:
     """The readings grouped: a board read again (the service looks again when the arbiter is
-    unsure) is one board seen more than once: the same sure kinds, or the same content on every
-    square, what either reading is sure of then being sure (`SureKinds.joined`).  Grouped by
-    sure kinds alone, a board whose captured squares read empty at 1.00 and at 0.45 in turn (a
-    neighbour's outline on them) was a new board at every reading: never read twice, its
-    six-ply line never had the readings to be recorded (the other renderer's lidraughts-9 at
-    seed 57004)."""
+    unsure) is one board seen more than once."""
     groups: list[_Group] = []
     for i, (obs, sure) in enumerate(zip(readings, kinds)):
-        last = groups[-1] if groups else None
-        if last is not None and (last.sure == sure or last.obs.text() == obs.text()):
-            groups[-1] = _Group(obs, sure if last.sure == sure else last.sure.joined(sure),
-                                last.count + 1, last.first, i)
+        if groups and groups[-1].sure == sure:
+            groups[-1] = _Group(obs, sure, groups[-1].count + 1, groups[-1].first, i)
         else:
             groups.append(_Group(obs, sure, 1, i, i))
     return groups

@@ -51,13 +51,6 @@ class SureKinds:
                 black |= BIT[sq]
         return cls(white, black, empty, unsure)
 
-    def joined(self, other: "SureKinds") -> "SureKinds":
-        """What two readings of the same board (the same content on every square) are sure of
-        together: each square read surely in either."""
-        white, black, empty = self.white | other.white, self.black | other.black, \
-            self.empty | other.empty
-        return SureKinds(white, black, empty, 50 - (white | black | empty).bit_count())
-
 
 @dataclass(frozen=True, slots=True)
 class Search:

@@ -489,6 +489,25 @@ def test_a_board_read_alike_with_its_unsure_squares_changing_counts_as_read_agai
     assert texts(again) == ["8x30", "45-40"] and not of(again, Irregularity)
 
 
+def test_readings_of_the_board_too_unsure_to_follow_still_count_as_reading_it_again_art_22():
+    # Four plies (18-22 27x18 8x30 45-40) before the first still board, its changed squares read
+    # surely.  The first reading leaves four other squares unsure (no evidence on the way: too
+    # unsure to follow), the next two others: the same content on every square, so the board
+    # was read twice, enough for a four-ply line.  Counted once, the board of a six-ply line read
+    # seven times, a different dozen squares unsure each time, was looked at again until the
+    # recording ended (the other renderer's lidraughts-9 at seed 57004).
+    arb = replayed(AT)
+    end = board(AT + 4)
+
+    def unsure(*squares):
+        return {sq: SquareReading(end[sq], 0.5, alternative=None) for sq in squares}
+
+    first = arb.observe(settled(end, readings=unsure(1, 4, 46, 48)))
+    assert of(first, LookAgain) and not of(first, MovePlayed)
+    again = arb.observe(settled(end, readings=unsure(5, 50)))
+    assert texts(again) == ["18-22", "27x18", "8x30", "45-40"] and not of(again, Irregularity)
+
+
 def test_a_square_left_read_either_way_is_not_enough_when_an_arrival_is_unsure_art_22():
     # The same, but the man that arrived on 40 is read unsurely too: nothing surely seen
     # arriving vouches for the line, so the arbiter goes on looking.
