@@ -751,11 +751,12 @@ class Arbiter:
         man at 0.50-0.65 after 5x25 40-34 (25 and 34 read at 0.98); the arbiter looked again
         for ever, and the colours, taught only by boards the game accepts, never learnt them
         (the system bench's selfplay-6 at seed 3030018, 9 of 40 plies).  So, too, is a square
-        the line captures on (``taken``), read empty however unsurely, that the camera saw lifted on the
-        way (`Settled.lifted`): the piece was seen taken off.  Six plies at quick play ending
-        in a king's capture of three: the captured squares read empty at 0.45 (the outline of
-        a piece beside them on the square, `vision.squares`), and the arbiter looked again
-        until the recording ended (the other renderer's lidraughts-9 at seed 57004)."""
+        the line captures on (``taken``), read empty however unsurely, that the camera saw
+        lifted on the way (`Settled.lifted`): the piece was seen taken off.  Six plies at
+        quick play ending in a king's capture of three: the captured squares read empty at
+        0.45 (the outline of a piece beside them on the square, `vision.squares`), and the
+        arbiter looked again until the recording ended (the other renderer's lidraughts-9 at
+        seed 57004)."""
         # read again: the same sure kinds (``count``), or the same content on every square (a
         # board whose captured squares read empty at 1.00 and at 0.45 in turn, a neighbour's
         # outline on them, had new sure kinds at every reading and was never read twice: its
