@@ -1037,7 +1037,12 @@ class Arbiter:
                     if plies > 1 and Line.of(root, Position(state), raws).leaves_no_trace():
                         continue
                     after = Position(end)
-                    if not _named(classify(after, _plain_reading(obs, after.pieces()))):
+                    # (kings as the line leaves them where the camera cannot tell: a reply
+                    # crowned on the far row, read unsurely as a man beside kings read so,
+                    # made every act after it "pieces of both sides moved", and the injected
+                    # man moved backwards went unnamed: the system bench's selfplay-55 at seed
+                    # 3434005, a camera 2 degrees off vertical)
+                    if not _named(classify(after, _as_placed(obs, after.pieces()))):
                         continue
                     for way in ways:
                         line = Line.of(root, start, way + raws)
@@ -1069,7 +1074,7 @@ class Arbiter:
         fitting = []
         for entry in found:
             line = entry[0]
-            act = classify(line.end, _plain_reading(obs, line.end.pieces()))
+            act = classify(line.end, _as_placed(obs, line.end.pieces()))
             if act is not None and act.kind is IrregularityKind.OPPONENT_PIECE \
                     and not self._unplaced(line, obs):
                 fitting.append(entry)
@@ -1449,22 +1454,8 @@ class Arbiter:
 
     def _irregular(self, obs: Observation, base: dict[int, Piece], when: float | None,
                    lifted: list[int], beside: bool = False) -> tuple[Event, ...]:
-        board = _plain_reading(obs, base)
+        board = _as_placed(obs, base, self.uncrowned)
         reference = self.pending.board if self.pending is not None else base
-        for sq, before in base.items():
-            # A king read unsurely as a man where it stands (or a man as a king) is the piece the
-            # game put there: in place a man is crowned only on the far row, and a king never
-            # becomes a man.  Looking again for it, the camera being unable to tell, left the
-            # irregular move beside it unnamed until it was put right (Art. 27a).
-            # So is a crown awaited on the far row, read unsurely: whether it is on yet is no
-            # change to look at (it left the injected Art. 27a beside it unnamed); and a king
-            # crowned there read unsurely as a man (it left the injected Art. 27d of a man
-            # beside it unnamed: the system bench's selfplay-61 at seed 707002, a camera 15
-            # degrees off vertical that cannot tell kings anywhere).
-            if (_kind_unsure(obs, sq, board.get(sq), before)
-                    and (before.king or sq not in promotion_row(before.color is Color.WHITE)
-                         or sq == self.uncrowned)):
-                board[sq] = before
         def unsure(sq: int) -> bool:
             r = obs.reading(sq)
             if not sure_of_kind(r):
@@ -1870,6 +1861,27 @@ def _number(game: Game, ply: int) -> int:
 def _side(piece: Piece | None) -> Color | None:
     """A square's kind as the colours tell it: None for empty, else the piece's side."""
     return None if piece is None else piece.color
+
+
+def _as_placed(obs: Observation, base: dict[int, Piece], uncrowned: int | None = None
+               ) -> dict[int, Piece]:
+    """The board as read (`_plain_reading`), with each piece read unsurely as the other kind
+    where ``base`` has it (`_kind_unsure`) taken as ``base``'s piece.  A king read unsurely as
+    a man where it stands (or a man as a king) is the piece the game put there: in place a man
+    is crowned only on the far row, and a king never becomes a man.  Looking again for it, the
+    camera being unable to tell, left the irregular move beside it unnamed until it was put
+    right (Art. 27a).  So is a crown awaited on the far row (``uncrowned``), read unsurely:
+    whether it is on yet is no change to look at (it left the injected Art. 27a beside it
+    unnamed); and a king crowned there read unsurely as a man (it left the injected Art. 27d
+    of a man beside it unnamed: the system bench's selfplay-61 at seed 707002, a camera 15
+    degrees off vertical that cannot tell kings anywhere)."""
+    board = _plain_reading(obs, base)
+    for sq, before in base.items():
+        if (_kind_unsure(obs, sq, board.get(sq), before)
+                and (before.king or sq not in promotion_row(before.color is Color.WHITE)
+                     or sq == uncrowned)):
+            board[sq] = before
+    return board
 
 
 def _kind_unsure(obs: Observation, sq: int, seen: Piece | None, before: Piece | None) -> bool:

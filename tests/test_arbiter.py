@@ -400,6 +400,23 @@ def test_a_mans_backward_step_beside_a_king_on_the_far_row_read_unsurely_is_name
     assert irr.kind is K.UNREACHABLE and irr.article == "Art. 27d" and irr.square == 26
 
 
+def test_a_reply_crowned_then_a_mans_backward_step_on_one_board_read_unsurely_is_named_art_27d():
+    # Black replies 43-49, crowned on the far row, and White, instead of moving on, steps the
+    # man on 21 backwards to 27, before the board is seen still.  The camera cannot tell kings
+    # from men (2 degrees off vertical): the new king on 49 and White's on 47 read as men at
+    # 0.55.  Black's move is recorded and White's step named: it was "pieces of both sides
+    # moved" (Art. 27), the crowned king read as a man counting as a change of Black's (the
+    # system bench's selfplay-55 at seed 3434005, its injected Art. 27d).
+    arb = arbiter("B:W21,K47:B43,6")
+    unsure = {49: SquareReading(BM, 0.55, BK, distribution=(0.0, 0.0, 0.0, 0.55, 0.45)),
+              47: SquareReading(WM, 0.55, WK, distribution=(0.0, 0.55, 0.45, 0.0, 0.0))}
+    events = arb.observe(seen(arb, {43: None, 49: BK, 21: None, 27: WM}, lifted=(43, 21),
+                              placed=(49, 27), readings=unsure))
+    assert [e.text for e in of(events, MovePlayed)] == ["43-49"]
+    irr = irregularity(events)
+    assert irr.kind is K.UNREACHABLE and irr.article == "Art. 27d" and irr.square == 27
+
+
 def test_crown_pending_is_repeated_while_the_opponent_plays_on_art_8():
     arb = arbiter("W:W7,45:B20,3")
     arb.observe(seen(arb, {7: None, 1: WM}))
