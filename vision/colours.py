@@ -361,6 +361,13 @@ def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
     return (cv2.cvtColor(flat, cv2.COLOR_Lab2BGR) * 255.0).astype(np.float64).reshape(lab.shape)
 
 
+def lab_to_linear(lab: np.ndarray) -> np.ndarray:
+    """Lab colours (..., 3, OpenCV's 8-bit scaling) to linear light (BGR, 0-255: sRGB's
+    transfer curve undone), where light added to a colour adds to its values."""
+    srgb = np.clip(lab_to_bgr(lab) / 255.0, 0.0, 1.0)
+    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4) * 255.0
+
+
 def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
     """Float BGR colours (..., 3, 0-255) to Lab in OpenCV's 8-bit scaling."""
     bgr = np.asarray(bgr, dtype=np.float64)

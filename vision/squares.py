@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision.colours import (BLACK_PIECE, EMPTY, L_OFFSET, WHITE_PIECE, CellReferences,
-                            ColourModel, distance, lab_to_bgr, light_factor, relight, to_lab,
+                            ColourModel, distance, lab_to_linear, light_factor, relight, to_lab,
                             two_means)
 from vision.locate import BoardLocation, warp
 from vision.pose import Pose
@@ -346,16 +346,20 @@ def _checkers_hidden(view: BoardView, plain: np.ndarray) -> np.ndarray:
     """(10, 10) cells whose floor has lost its contrast with every dark square beside it, as
     something laid over both does (`_COVER_MASKED` of the usual contrast of the ``plain`` light
     cells, in Lab and in linear light alike)."""
-    srgb = np.clip(lab_to_bgr(view.floor) / 255.0, 0.0, 1.0)
-    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4) * 255.0
     hidden = np.ones((10, 10), dtype=bool)
-    for colours in (view.floor, linear):
-        padded = np.pad(colours, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
-        contrast = np.nanmin(np.stack([np.linalg.norm(colours - padded[1 + dr:11 + dr, 1 + dc:11 + dc],
-                                                      axis=-1)
-                                       for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]), axis=0)
+    for colours in (view.floor, lab_to_linear(view.floor)):
+        contrast = _least_contrast(colours)
         hidden &= contrast < _COVER_MASKED * float(np.median(contrast[plain]))
     return hidden
+
+
+def _least_contrast(colours: np.ndarray) -> np.ndarray:
+    """(10, 10) each cell's distance from the nearest in colour of its (up to four) side
+    neighbours, from (10, 10, 3) ``colours``."""
+    padded = np.pad(colours, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
+    return np.nanmin(np.stack([np.linalg.norm(colours - padded[1 + dr:11 + dr, 1 + dc:11 + dc],
+                                              axis=-1)
+                               for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]), axis=0)
 
 
 def _light_field(values: np.ndarray) -> np.ndarray:
