@@ -190,3 +190,45 @@ def test_quick_play_with_the_next_mover_hovering_over_the_board_is_recorded_move
         [str(e) for e in seen]
     assert c.arbiter.game.move_texts() == game.move_texts()
     assert not [e for e in seen if isinstance(e, ScoresheetComment)], [str(e) for e in seen]
+
+
+def test_a_hand_the_colour_of_the_board_reaching_past_a_man_is_no_touch_move(tmp_path: Path):
+    """Art. 15 (touch-move) is named only for a piece seen lifted.  The bench's selfplay-6 at
+    seed 3535000, redrawn: White's hand the colour of the dark squares, which the motion view
+    does not find as a hand over the board, reached past the man on 34 to play 30-24 after
+    hovering; the man read empty beside it, "clear of the hand", and a false touch-move was
+    named.  The light squares around it had changed under the hand: the man was not seen
+    lifted, and the move is recorded."""
+    from renderer.render import Camera, Lighting, Style
+    from rules.piece import Color
+    from rules.position import Position
+    from tests.vision_helpers import bench_scene, moves_of
+
+    camera = Camera(tilt_deg=19.472, yaw_deg=-152.855, roll_deg=8.469, distance_mm=955.452,
+                    fov_deg=69.366, k1=-0.05471, k2=0.01476, look_dx_mm=-5.965,
+                    look_dy_mm=10.069)
+    style = Style(light_square=(179, 215, 221), dark_square=(47, 33, 124), border=(32, 24, 126),
+                  table=(40, 80, 151), white_piece=(143, 60, 32), black_piece=(67, 216, 224),
+                  border_print=None, edge_line=(28, 19, 74), border_mm=44.011,
+                  piece_diameter=0.8376, man_height=0.24374, side_shade=0.7613,
+                  piece_relief=0.6292, piece_gloss=0.4931, square_grain=0.2818,
+                  table_grain=0.4942, texture_seed=292942822)
+    lighting = Lighting(gradient=0.1321, gradient_deg=72.5, vignette=0.2493, exposure=0.6035,
+                        white_balance=(0.9365, 1.0103, 0.9424), glare=0.0, shadow=0.1115,
+                        light_azimuth_deg=118.04, light_elevation_deg=84.7, noise=0.0,
+                        blur=1.1256, jpeg_quality=None, sheen=0.033)
+    start = Position.start()
+    texts = ["35-30", "20-25", "30-24"]
+    frames = bench_scene(start, moves_of(*texts, start=start), 3535000, camera, style, lighting,
+                         fps=15, skins={Color.WHITE: (34, 20, 119)})
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=frames[0].corner_46)
+    c.open_game()
+    from device.sources import Frame
+
+    events = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], \
+        [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == texts

@@ -72,11 +72,12 @@ def separation(watcher: BoardWatcher, frame: np.ndarray) -> np.ndarray:
 
 
 def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
-                lighting: Lighting) -> list[GameFrame]:
+                lighting: Lighting, fps: float = 10, skins: dict | None = None) -> list[GameFrame]:
     """A game of `bench.system_accuracy` redrawn: the scene's camera, style and lighting as it
     drew them from ``seed`` (given here, so that the test does not depend on the bench), and the
     camera's behaviour and the players' pace drawn from the seed as `RenderedSource` draws them
-    (a real camera, quick play), with its spectators' shades, at 10 frames a second."""
+    (a real camera, quick play), with its spectators' shades, at ``fps`` frames a second;
+    ``skins``: a side's hand coloured so (a hand like the board)."""
     import numpy as np
 
     from renderer.sensor import CameraBehaviour
@@ -84,9 +85,9 @@ def bench_scene(start: Position, moves, seed: int, camera: Camera, style: Style,
 
     pace = Pace.of_seed(seed)
     behaviour = CameraBehaviour.random(np.random.default_rng([seed, 0xCA3E7A]))
-    return list(game_frames(start, moves, fps=10, camera=camera, style=style, lighting=lighting,
+    return list(game_frames(start, moves, fps=fps, camera=camera, style=style, lighting=lighting,
                             seed=seed, jitter=0.3, touches=0.3, behaviour=behaviour, pace=pace,
-                            end_s=pace.pause_s[1] + 3.0, spectators=SPECTATOR_SHARE))
+                            end_s=pace.pause_s[1] + 3.0, spectators=SPECTATOR_SHARE, skins=skins))
 
 
 def glare_scene(start: Position, moves) -> list[GameFrame]:

@@ -79,6 +79,9 @@ _CELL_MOVED = 0.02
 #: A lifted piece's square read empty with this probability, clear of the hand, counts twice
 #: (`WatchConfig.lift_frames`).
 _LIFT_SURE = 0.99
+#: A light square whose pixels this share of changed since the still board is under something
+#: (`BoardWatcher._track_passing`): a piece beside it leans into it far less.
+_LIGHT_COVERED = 0.5
 #: Motion is the change over at least this long (seconds): one frame at 10 frames a second.
 _MOTION_SPAN_S = 0.1
 
@@ -1018,16 +1021,25 @@ class BoardWatcher:
         # Seen placed (a piece put down on the way, maybe taken again before the board was
         # still): a square the still board had empty read as a piece surely, neither it nor a
         # neighbour under the hand, on `lift_frames` frames.
+        # Under the hand too: a light square that changed much (no piece ever stands there, so
+        # something lies over it: a hand the colour of the board that the motion view does not
+        # find as a region from the table, its arm or its shadow).  A hand like the board
+        # reached over a man next to 35-30's square, the man read empty beside it, clear of a
+        # hand found nowhere, and a false touch-move was named (the system bench's selfplay-6
+        # at seed 3535000).
         clear = np.zeros((10, 10), dtype=bool)
-        hand = None
+        hand = over = None
         if sample.hand_mask is not None:
-            hand = np.logical_or.reduce([sample.hand_mask, *_neighbours(sample.hand_mask, False)])
+            rows, cols = np.indices((10, 10))
+            light = (rows + cols) % 2 != cal.orientation.dark_parity
+            over = sample.hand_mask | (light & (sample.changed >= _LIGHT_COVERED))
+            hand = np.logical_or.reduce([over, *_neighbours(over, False)])
         if cal.empty_ref is not None:
             top_empty = distance(view.top, cal.empty_ref) < _CLEAR
             looks = top_empty & (distance(view.floor, cal.empty_ref) < _CLEAR)
             clear = looks & np.logical_and.reduce(_neighbours(top_empty, True))
             if hand is not None:
-                clear &= ~sample.hand_mask
+                clear &= ~over
                 clear |= looks & ~hand
             beside = self._beside_covers()  # (what an arm from the table may hide)
             if beside is not None:
