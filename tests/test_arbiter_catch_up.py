@@ -291,6 +291,28 @@ def test_the_order_pieces_were_seen_put_down_tells_a_transposition_apart_art_22(
     assert not [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
 
 
+def test_a_square_landed_on_twice_does_not_hide_the_order_the_others_were_seen_in_art_22():
+    # Six quiet plies read only at their end (lidraughts game 15 from ply 14: 38-32 8-12 40-34
+    # 12-17 34-30 7-12): 12 is landed on twice, so which landing was seen first cannot tell.
+    # Counted, every line's order failed and 11-17 7-11 was recorded for 12-17 7-12; the other
+    # squares' landings, seen in the order played, tell the line (at blitz, 2-8 46-41 7-12 was
+    # recorded as 7-12 46-41 2-8 so: the system bench's selfplay-28 at seed 3535014).
+    game, at = GAMES[14], 14
+    moves = game.moves[at:at + 6]
+    arb = recorded_up_to(game, at)
+    played = []
+    for _ in range(readings_needed(6)):
+        events = arb.observe(settled(board(at + 6, game),
+                                     lifted=tuple(dict.fromkeys(m.from_square for m in moves)),
+                                     placed=tuple(dict.fromkeys(m.to_square for m in moves))))
+        played += texts(events)
+        if arb.game.ply != at:
+            break
+    assert played == game.move_texts()[at:at + 6] == ["38-32", "8-12", "40-34", "12-17",
+                                                      "34-30", "7-12"]
+    assert not of(events, Irregularity)
+
+
 def test_the_frames_pieces_were_seen_lifted_and_put_down_on_tell_a_transposition_apart_art_22():
     # Four plies read only at their end, each side's two moves in either order giving the same
     # board.  The first move's landing lay under the resting hand until the end, so the order
