@@ -109,6 +109,11 @@ SPREAD_SQUARES = 3
 #: A set-up position given for the game that the board has shown this long, as far as each
 #: square's look tells, is taken even when its kinds do not stand apart (`_calibration`).
 SET_UP_TRUST_S = 6.0
+#: No ply is made quicker than this (seconds: a hand reaches in, lifts a piece, puts it down and
+#: leaves; the renderer's blitz takes 1.5-2.5 s a ply, lidraughts-9 at seed 3535001 twelve plies
+#: in 22.6 s): a game found played out before the board stood still, in more plies than the
+#: time watched allows at this pace, is a misreading (`_begun`).
+BEGUN_PLY_S = 0.5
 
 #: A camera whose read has not returned for this long (seconds) hangs: the service stops
 #: feeding systemd's watchdog (a live camera gives several frames a second; a lost one raises
@@ -195,14 +200,21 @@ def _kinds_apart(colours, board) -> float:
     if not counted:
         return float("inf")
     widest = np.maximum(np.max(counted, axis=0), 1e-9)
-    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3)]
-    if _outlines_apart(colours):
+    # Only kinds the board has on some square were learnt: a side with no piece there has no
+    # colour to stand apart (its placeholder stood 359 spreads from Black's, and a set-up whose
+    # white men had the empty squares' colour in a dim room was taken as six plies on, White's
+    # men all taken: the system bench's selfplay-43 at seed 3535003)
+    present = [n > 0 for n in squares]
+    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3) if present[i] and present[j]]
+    if _outlines_apart(colours) and present[1] and present[2]:
         # Each piece shows its outline and no empty square does: the pieces stand where the
         # position has them, whatever their colours; the sides' colours must still differ.
         # Black men the grey of the dark squares, on a grey and white board, learnt 0.35
         # apart: the start position was never taken and no move was recorded (the other
         # renderer's lidraughts-10 at seed 43003), though every square read right.
         pairs = [(1, 2)]
+    if not pairs:
+        return float("inf")
     return min(float(np.sqrt(np.mean(((kinds[i] - kinds[j]) / widest) ** 2))) for i, j in pairs)
 
 
@@ -416,6 +428,7 @@ class Companion:
         self._box_tried = float("-inf")  # when it was last searched for, not found
         self._box_wait = BOX_RETRY_S  # how long after that it is searched for again
         self._still_since: float | None = None
+        self._watching_since: float | None = None  # the first frame's time for this game
         # the first still stretch's mean, however short, before anything moved (`_begun`)
         self._first_look = None
         self._first_look_frames = 0  # the frames it is the mean of
@@ -454,6 +467,8 @@ class Companion:
         calibrating = not self._calibrated
         try:
             if calibrating:
+                if self._watching_since is None:
+                    self._watching_since = frame.time
                 self._calibrate(frame)
                 settled = None
             else:
@@ -749,6 +764,13 @@ class Companion:
             # 8002: the configured corner on a light square of the board found in one picture)
             return None
         if trial.game.ply <= base or trial.pending is not None or len(corners) != 1:
+            return None
+        if trial.over is not None and not self.resumed and self._watching_since is not None \
+                and trial.game.ply - base > 1 + (now - self._watching_since) / BEGUN_PLY_S:
+            # a game played out faster than hands can move: a side's pieces that only look like
+            # the empty squares (white men dyed like them in a dim room, read as all taken six
+            # plies on in the camera's first third of a second, and the game declared over: the
+            # system bench's selfplay-43 at seed 3535003)
             return None
         if not self.resumed:
             left = self._left_on_board(trial.position.fen())

@@ -613,3 +613,43 @@ def test_the_start_position_seen_for_a_moment_before_a_bump_is_learnt_and_the_mo
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert not said(caplog, "The game had begun before the board was seen still", logging.INFO)
     assert c.arbiter.game.move_texts() == texts
+
+
+def test_a_set_up_board_whose_white_men_look_like_the_empty_squares_is_not_taken_as_played_out(
+        tmp_path):
+    """Art. 20a: a game is over when a side has no piece left, seen or declared, never guessed.
+    The bench's selfplay-43 at seed 3535003, redrawn: four white men and five black pieces set
+    up in a dim room (exposure 0.45), White's men dyed the empty dark squares' colour (Lab
+    within 2 of them).  Read as if six plies on, every white man taken, the board explained
+    itself (White's colour, learnt from no square, stood "359 spreads" from Black's): six plies
+    were recorded from the board first seen still (a third of a second in on the bench, two
+    seconds here), and the game declared 0-1, faster than hands can play.  At most one move
+    was played then, and no other is recorded; the game is not over."""
+    from rules.events import GameOver
+
+    camera = Camera(tilt_deg=27.135, yaw_deg=-41.254, roll_deg=-4.132, distance_mm=1330.83,
+                    fov_deg=53.688, k1=0.00111, k2=0.03076, look_dx_mm=6.564, look_dy_mm=8.985)
+    style = Style(light_square=(236, 248, 224), dark_square=(68, 49, 53), border=(28, 50, 21),
+                  table=(37, 95, 191), white_piece=(72, 47, 51), black_piece=(83, 25, 183),
+                  border_print=None, edge_line=None, border_mm=16.573, piece_diameter=0.8663,
+                  man_height=0.14811, side_shade=0.8909, piece_relief=0.6233,
+                  piece_gloss=0.2905, square_grain=0.4708, table_grain=0.6775,
+                  texture_seed=359712019)
+    lighting = Lighting(gradient=0.4682, gradient_deg=248.74, vignette=0.0895, exposure=0.4521,
+                        white_balance=(0.9542, 1.0027, 1.0027), glare=0.3237,
+                        glare_xy=(0.27128, 0.62155), glare_radius=0.03982, shadow=0.336,
+                        light_azimuth_deg=173.13, light_elevation_deg=62.66, noise=0.0,
+                        blur=0.9166, jpeg_quality=None, sheen=0.101)
+    start = Position.from_fen("W:W9,13,19,29:BK22,25,32,35,37")
+    frames = bench_scene(start, moves_of("19-14", start=start), 3535003, camera, style,
+                         lighting, fps=6)
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  corner_46=frames[0].corner_46, start=start)
+    c.open_game()
+    events = []
+    for f in frames[:int(3 * 6)]:  # the first three seconds: the set-up, then 19-14 begun
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    assert not [e for e in events if isinstance(e, (GameOver, Irregularity))], \
+        [str(e) for e in events]
+    assert c.arbiter.game.move_texts() in ([], ["19-14"])
+    assert c.arbiter.over is None
