@@ -405,14 +405,22 @@ class Arbiter:
         for nine plies with no board taken, beyond any catch-up."""
         if self.pending is not None:
             return ()
-        trial = copy.copy(self)  # the searches' cache shared: what it learns holds
-        trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)
-        trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
-        trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
-        trial._sighted = dict(self._sighted)
-        trial._quick_only = True
-        events = trial.observe(replace(settled, provisional=False))
+        trial, events = self._trial(settled, quick=True)
         obs = settled.observation
+        if not any(isinstance(e, MovePlayed) or (isinstance(e, LookAgain)
+                                                 and e.reason == LONG_LINE) for e in events) \
+                and not obs.occluded and self._unread(obs) <= RECOVERY_UNSURE:
+            # Farther on than a quick line: legal play a longer search finds may still end
+            # here (blitz, a hand always over or beside the board: boards four and six plies
+            # on were read whole in passing, the first still one came nine plies on, beyond
+            # any search, and three plies of 35 were recorded: the system bench's lidraughts-9
+            # at seed 3535001).  Such a board is only kept as evidence, below.
+            _, longer = self._trial(settled, quick=False)
+            if any(isinstance(e, MovePlayed) for e in longer) \
+                    and all(isinstance(e, _PROVISIONAL_EVENTS) for e in longer):
+                self._keep(obs)
+                return ()
+            events = longer if len(longer) == 1 and isinstance(longer[0], LookAgain) else events
         if len(events) == 1 and isinstance(events[0], LookAgain) \
                 and events[0].reason == LONG_LINE and not obs.occluded:
             # A board read whole that legal play explains, several plies on, wanting only
@@ -454,6 +462,18 @@ class Arbiter:
         self.__dict__.update(trial.__dict__)
         self.game, self._quick_only = game, False
         return events
+
+    def _trial(self, settled: Settled, quick: bool) -> "tuple[Arbiter, list[Event]]":
+        """A copy of this arbiter (the searches' cache shared: what it learns holds) and what
+        judging ``settled`` as a still board brought about there: ``quick`` lines only, no
+        irregular act searched, as a provisional board is judged; else as a still one is."""
+        trial = copy.copy(self)
+        trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)
+        trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
+        trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
+        trial._sighted = dict(self._sighted)
+        trial._quick_only = quick
+        return trial, list(trial.observe(replace(settled, provisional=False)))
 
     def _read_in_a_row(self, obs: Observation) -> int:
         """How many of the last still readings (this one too) read the board as ``obs`` does."""

@@ -235,3 +235,25 @@ def test_a_board_read_whole_in_passing_several_plies_on_is_a_reading_of_the_stil
     events = arb.observe(settled(board(AT + 3)))
     assert texts(events) == REAL.move_texts()[AT:AT + 3]
     assert not of(events, Irregularity)
+
+
+def test_a_board_read_whole_in_passing_beyond_a_quick_line_is_kept_as_evidence_art_22():
+    # Blitz under hands always over or beside the board (lidraughts game 9 from ply 3:
+    # 14-20 32-27 17x37 41x32 12-17 47-41): the board six plies on was read whole twice in
+    # passing, but a quick line does not reach it, and judged so it looked like several pieces
+    # moved at once; nothing was kept, the first still board came nine plies on, beyond any
+    # search, and 3 plies of 35 were recorded (the system bench's lidraughts-9 at seed
+    # 3535001).  A longer search finds legal play that ends on it: it is kept as a reading,
+    # never recorded from while in passing, and the still board that reads the same records
+    # the six plies at once.
+    game = [r.game for r in read_file(str(DATA / "lidraughts-frisian.pdn"))][8]
+    arb = Arbiter(Game(start=game.start))
+    for move, after in zip(game.moves[:3], game.positions[1:4]):
+        arb.game.push(move, after)
+    on = game.positions[9].pieces()
+    for _ in range(2):
+        assert arb.observe(in_passing(on)) == () and arb.game.ply == 3
+    events = arb.observe(settled(on))
+    assert texts(events) == game.move_texts()[3:9] == ["14-20", "32-27", "17x37", "41x32",
+                                                       "12-17", "47-41"]
+    assert not of(events, Irregularity)
