@@ -170,7 +170,7 @@ CORNER_OF_ORIENTATION = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bott
 _CORNER_NAMES = {v: k for k, v in CORNER_OF_ORIENTATION.items()}
 
 
-def _kinds_apart(colours, board) -> float:
+def _kinds_apart(colours, board, between: "tuple[int, int] | None" = None) -> float:
     """How clearly the colours learnt from a calibration frame of ``board`` (square -> piece)
     tell the three kinds of dark square apart: the least distance between the colours learnt
     for empty squares, White's and Black's pieces, each colour channel measured in the widest
@@ -213,6 +213,8 @@ def _kinds_apart(colours, board) -> float:
         # apart: the start position was never taken and no move was recorded (the other
         # renderer's lidraughts-10 at seed 43003), though every square read right.
         pairs = [(1, 2)]
+    if between is not None:  # (two kinds alone, in the colour model's order)
+        pairs = [between] if present[between[0]] and present[between[1]] else []
     if not pairs:
         return float("inf")
     return min(float(np.sqrt(np.mean(((kinds[i] - kinds[j]) / widest) ** 2))) for i, j in pairs)
@@ -428,11 +430,12 @@ class Companion:
         self._box_tried = float("-inf")  # when it was last searched for, not found
         self._box_wait = BOX_RETRY_S  # how long after that it is searched for again
         self._still_since: float | None = None
-        self._watching_since: float | None = None  # the first frame's time for this game
+        self._watching_since = float("-inf")  # the first frame's time for this game
         # the first still stretch's mean, however short, before anything moved (`_begun`)
         self._first_look = None
         self._first_look_frames = 0  # the frames it is the mean of
         self._first_look_tried = False  # learnt from, or tried (`_calibrate_on_first_look`)
+        self._first_look_trusted = False  # a set-up taken as given on it (`_calibrate`)
         self._still_frames: deque = deque(maxlen=CALIBRATE_FRAMES)  # the still stretch's last
         self._tried_at: float | None = None  # the last try to learn the board, in this stretch
 
@@ -467,7 +470,7 @@ class Companion:
         calibrating = not self._calibrated
         try:
             if calibrating:
-                if self._watching_since is None:
+                if self._watching_since == float("-inf"):
                     self._watching_since = frame.time
                 self._calibrate(frame)
                 settled = None
@@ -525,6 +528,13 @@ class Companion:
                 self._calibrated_as(*begun, board)
                 return
             image = self._set_up_best[1]
+            if self._first_look is not None and not self._first_look_trusted:
+                # the camera's first look, before anything moved, first: the picture that
+                # showed it best may have come after moves (a set-up of kings under a camera
+                # 5 degrees off vertical, taken on a picture two plies on, and a move never
+                # played was recorded: the system bench's selfplay-45 at seed 3636010)
+                self._first_look_trusted = True
+                image = self._first_look
         try:  # with markers the watcher takes square 46's corner from them
             calibration, guessed = self._calibration(image, board, now)
         except (BoardNotFound, CalibrationError) as e:
@@ -765,12 +775,15 @@ class Companion:
             return None
         if trial.game.ply <= base or trial.pending is not None or len(corners) != 1:
             return None
-        if trial.over is not None and not self.resumed and self._watching_since is not None \
-                and trial.game.ply - base > 1 + (now - self._watching_since) / BEGUN_PLY_S:
-            # a game played out faster than hands can move: a side's pieces that only look like
-            # the empty squares (white men dyed like them in a dim room, read as all taken six
-            # plies on in the camera's first third of a second, and the game declared over: the
-            # system bench's selfplay-43 at seed 3535003)
+        if trial.over is not None and not self.resumed and (
+                trial.game.ply - base > 1 + (now - self._watching_since) / BEGUN_PLY_S
+                or not self._sides_seen_apart(expected, trial.position.pieces(), where)):
+            # A game found played out unseen faster than hands can play, or a side's last
+            # pieces taken though the camera's first look could not tell them from the empty
+            # squares: they may only look like them (white men dyed like the empty squares in a
+            # dim room, read as all taken six plies on in the camera's first third of a second,
+            # and the game declared over; later again, from a picture three seconds in: the
+            # system bench's selfplay-43 at seed 3535003).  Its end is seen, or declared.
             return None
         if not self.resumed:
             left = self._left_on_board(trial.position.fen())
@@ -812,6 +825,28 @@ class Companion:
         if self.configured_corner is not None and found != self.configured_corner:
             self._orientation_misfit(found)
         return calibration, guessed
+
+    def _sides_seen_apart(self, expected, end, where) -> bool:
+        """Whether each side that has pieces in ``expected`` (the game's position) and none in
+        ``end`` showed them apart from the empty squares in the camera's first look (learnt as
+        ``expected``): `SET_UP_KINDS_APART` between the two kinds (`_kinds_apart`).  True when
+        no side is gone, and when there is no first look to tell by (play began before the
+        board was first seen still: a king against two played out under a glare is recorded)."""
+        from vision.locate import BoardNotFound
+        from vision.pipeline import BoardWatcher, CalibrationError
+
+        gone = {p.color for p in expected.values()} - {p.color for p in end.values()}
+        if not gone:
+            return True
+        if self._first_look is None:
+            return True
+        try:
+            colours = BoardWatcher(self.watcher.config).calibrate(
+                self._first_look, board=expected, location=where).colours
+        except (BoardNotFound, CalibrationError):
+            return False
+        return all(_kinds_apart(colours, expected, between=(0, 1 if c is Color.WHITE else 2))
+                   >= SET_UP_KINDS_APART for c in gone)
 
     def _begun_from_first(self, trial: Arbiter, pictures: list, first, expected, where,
                           now: float, base: int) -> tuple[list[Event], set]:
