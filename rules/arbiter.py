@@ -407,22 +407,7 @@ class Arbiter:
             return ()
         trial, events = self._trial(settled, quick=True)
         obs = settled.observation
-        if not any(isinstance(e, MovePlayed) or (isinstance(e, LookAgain)
-                                                 and e.reason == LONG_LINE) for e in events) \
-                and not obs.occluded and self._unread(obs) <= RECOVERY_UNSURE:
-            # Farther on than a quick line: legal play a longer search finds may still end
-            # here (blitz, a hand always over or beside the board: boards four and six plies
-            # on were read whole in passing, the first still one came nine plies on, beyond
-            # any search, and three plies of 35 were recorded: the system bench's lidraughts-9
-            # at seed 3535001).  Such a board is only kept as evidence, below.
-            _, longer = self._trial(settled, quick=False)
-            if any(isinstance(e, MovePlayed) for e in longer) \
-                    and all(isinstance(e, _PROVISIONAL_EVENTS) for e in longer):
-                self._keep(obs)
-                return ()
-            events = longer if len(longer) == 1 and isinstance(longer[0], LookAgain) else events
-        if len(events) == 1 and isinstance(events[0], LookAgain) \
-                and events[0].reason == LONG_LINE and not obs.occluded:
+        if _wants_another_reading(events) and not obs.occluded:
             # A board read whole that legal play explains, several plies on, wanting only
             # another reading of it: evidence for the still board to come (`seen`).  Quick
             # play under an arm resting over the board: three plies went by before a board
@@ -430,8 +415,18 @@ class Arbiter:
             # from the last board taken (the other renderer's selfplay-55, seed 47003).
             self._keep(obs)
             return ()
-        if not any(isinstance(e, MovePlayed) for e in events) \
-                or not all(isinstance(e, _PROVISIONAL_EVENTS) for e in events):
+        if not _legal_play(events):
+            if not any(isinstance(e, MovePlayed) or (isinstance(e, LookAgain)
+                                                     and e.reason == LONG_LINE) for e in events) \
+                    and not obs.occluded and self._unread(obs) <= RECOVERY_UNSURE:
+                # Farther on than a quick line: legal play a longer search finds may still end
+                # here (blitz, a hand always over or beside the board: boards four and six
+                # plies on were read whole in passing, the first still one came nine plies on,
+                # beyond any search, and three plies of 35 were recorded: the system bench's
+                # lidraughts-9 at seed 3535001).  Such a board is only kept as evidence.
+                _, longer = self._trial(settled, quick=False)
+                if _legal_play(longer) or _wants_another_reading(longer):
+                    self._keep(obs)
             return ()
         changed = changes_between(self._physical(self.position), trial._physical(trial.position))
         if any(obs.reading(sq).occluded for sq in changed):
@@ -1732,6 +1727,18 @@ def _near_most(trail: Trail, most: int, count: int) -> int:
     named "pieces of both sides moved" (the system bench's selfplay-43 at seed 2828007)."""
     quick = QUICK_PLIES + trail.loose
     return max((p for p in range(quick + 1, most + 1) if _supported(trail, p, count)), default=quick)
+
+
+def _legal_play(events) -> bool:
+    """Whether judging a board brought about legal play alone: a move recorded, and nothing
+    but what a provisional board may bring about (`_PROVISIONAL_EVENTS`)."""
+    return any(isinstance(e, MovePlayed) for e in events) \
+        and all(isinstance(e, _PROVISIONAL_EVENTS) for e in events)
+
+
+def _wants_another_reading(events) -> bool:
+    """Whether judging a board said only that it may be several plies on (`LONG_LINE`)."""
+    return len(events) == 1 and isinstance(events[0], LookAgain) and events[0].reason == LONG_LINE
 
 
 def _supported(trail: Trail, plies: int, count: int) -> bool:

@@ -1030,8 +1030,7 @@ class BoardWatcher:
         clear = np.zeros((10, 10), dtype=bool)
         hand = over = None
         if sample.hand_mask is not None:
-            rows, cols = np.indices((10, 10))
-            light = (rows + cols) % 2 != cal.orientation.dark_parity
+            light = view.parity != cal.orientation.dark_parity
             over = sample.hand_mask | (light & (sample.changed >= _LIGHT_COVERED))
             hand = np.logical_or.reduce([over, *_neighbours(over, False)])
         if cal.empty_ref is not None:
