@@ -232,3 +232,44 @@ def test_a_hand_the_colour_of_the_board_reaching_past_a_man_is_no_touch_move(tmp
     assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], \
         [str(e) for e in events]
     assert c.arbiter.game.move_texts() == texts
+
+
+def test_a_hand_the_colour_of_the_table_paused_over_the_board_is_no_touch_move(tmp_path: Path):
+    """Art. 15 (touch-move) is named only for a piece seen lifted.  The bench's lidraughts-2 at
+    seed 3737001, redrawn: in a dim room (exposure 0.66) White's arm, the colour of the table
+    and the border, crosses the border unseen, so the motion view finds no region reaching in
+    from the table.  Reaching for 41x32, the hand paused for two frames over the man on 47;
+    the board was taken as settled under it, the man "lifted", and after 41x32 a false
+    touch-move was named.  The light squares under the hand changed, and no piece that moved
+    explains that: it is a hand over the board, and the board waits for it to leave."""
+    from renderer.render import Camera, Lighting, Style
+    from rules.position import Position
+    from tests.vision_helpers import bench_scene, moves_of
+
+    camera = Camera(tilt_deg=26.912, yaw_deg=111.043, roll_deg=-2.754, distance_mm=1127.986,
+                    fov_deg=46.778, k1=-0.09323, k2=0.01782, look_dx_mm=-5.739,
+                    look_dy_mm=9.203)
+    style = Style(light_square=(152, 225, 228), dark_square=(59, 131, 175), border=(46, 68, 117),
+                  table=(43, 75, 106), white_piece=(177, 211, 214), black_piece=(39, 27, 79),
+                  border_print=None, edge_line=None, border_mm=19.459, piece_diameter=0.8605,
+                  man_height=0.2002, side_shade=0.8008, piece_relief=0.7086, piece_gloss=0.0445,
+                  square_grain=0.0224, table_grain=0.4781, texture_seed=500486347)
+    lighting = Lighting(gradient=0.0603, gradient_deg=353.238, vignette=0.2149, exposure=0.6636,
+                        white_balance=(0.9042, 0.9786, 1.0978), glare=0.0, shadow=0.1394,
+                        light_azimuth_deg=104.976, light_elevation_deg=82.377, noise=0.0,
+                        blur=1.1259, jpeg_quality=None, sheen=0.042)
+    start = Position.start()
+    texts = ["31-26", "20-25", "37-31", "14-20", "32-27", "17x37", "41x32"]
+    frames = bench_scene(start, moves_of(*texts, start=start), 3737001, camera, style, lighting,
+                         fps=15)
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=frames[0].corner_46)
+    c.open_game()
+    from device.sources import Frame
+
+    events = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], \
+        [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == texts

@@ -82,6 +82,8 @@ _LIFT_SURE = 0.99
 #: A light square whose pixels this share of changed since the still board is under something
 #: (`BoardWatcher._track_passing`): a piece beside it leans into it far less.
 _LIGHT_COVERED = 0.5
+#: (10, 10) each cell's parity, as `vision.squares.BoardView.parity` gives it (row plus column).
+_PARITY = np.add.outer(np.arange(10), np.arange(10)) % 2
 #: Motion is the change over at least this long (seconds): one frame at 10 frames a second.
 _MOTION_SPAN_S = 0.1
 
@@ -517,7 +519,7 @@ class BoardWatcher:
         noise = self._noise.update(view, previous)
         self._still = self._memory.mend(view, self._still, time, cfg, noise)
         sample = measure(view, previous, self._still, cfg, noise)
-        sample = self._hand_kept(sample, time)
+        sample = self._hand_kept(self._unseen_hand(frame, sample), time)
         moving = sample.motion > cfg.motion_share
         busy_at = time
         if moving and previous is not self._prev and self._prev is not None \
@@ -643,6 +645,47 @@ class BoardWatcher:
             return sample
         # (its cells are not this frame's: squares seen empty beside it still count as lifts)
         return replace(sample, hand=True)
+
+    def _unseen_hand(self, frame: np.ndarray, sample: MotionSample) -> MotionSample:
+        """``sample``, with a hand over the board where the motion view found none but light
+        squares changed under something that is no piece (`_covered_light`): their cells are
+        the hand's.  A hand and arm the colour of the table and the border in a dim room
+        reached over the board unseen, paused for two frames at the turn of a capture, and the
+        board was taken as settled under it: the man it covered read as lifted, the picture of
+        the hand became the still board, and a false touch-move was named a move later (the
+        system bench's lidraughts-2 at seed 3737001)."""
+        if sample.hand or sample.diff is None:
+            return sample
+        covered = self._covered_light(frame, sample)
+        if covered is None:
+            return sample
+        # (its pixels, for `_hand_kept`: a piece it covers read gone is no piece's footprint
+        # that explains it away on the next frame)
+        cells = np.kron(covered, np.ones((MOTION_PX, MOTION_PX), dtype=bool))
+        w = (sample.diff.shape[0] - cells.shape[0]) // 2
+        px = np.zeros_like(sample.diff)
+        px[w:w + cells.shape[0], w:w + cells.shape[1]] = cells
+        return replace(sample, hand=True, hand_mask=covered, hand_px=px & sample.diff)
+
+    def _covered_light(self, frame: np.ndarray, sample: MotionSample,
+                       moves: tuple[Observation, Observation, list[int]] | None = None
+                       ) -> np.ndarray | None:
+        """(10, 10) the light squares of which `_LIGHT_COVERED` or more changed since the
+        still board beyond where the pieces that moved stand or stood (``moves``, read from
+        ``frame`` when not given; a piece's side and shadow lean into its light neighbours
+        under a steep camera, a king's most); None when there are none.  No piece ever stands
+        on a light square: what covers one is a hand, an arm or something set down."""
+        if sample.diff is None or self.calibration is None:
+            return None
+        light = _PARITY != self.calibration.orientation.dark_parity
+        covered = light & (sample.changed >= _LIGHT_COVERED)
+        if not covered.any():
+            return None
+        moves = moves if moves is not None else self._moves(frame)
+        if moves is not None and moves[2]:
+            rest = sample.diff & ~self._moved_footprint(moves, sample.diff.shape)
+            covered &= cell_shares(rest) >= _LIGHT_COVERED
+        return covered if covered.any() else None
 
     def _keep(self, frame: np.ndarray, location: BoardLocation) -> Kept:
         """What the watcher keeps of ``frame`` (`vision.kept`): the box round the board."""
@@ -854,6 +897,8 @@ class BoardWatcher:
             corners = corners & ~self._stale_corners
         if not np.all(covered | ~corners):
             return False
+        if self._covered_light(frame, sample, moves) is not None:
+            return False  # (something no piece is lies over a light square)
         return sample.from_table is None or self._within_footprints(sample.from_table, moves)
 
     def _piece_placed(self, frame: np.ndarray, sample: MotionSample) -> bool:
