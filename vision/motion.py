@@ -106,14 +106,18 @@ def view_point(x: float, y: float) -> tuple[int, int]:
     return int(round((x + _RING) * MOTION_PX)), int(round((y + _RING) * MOTION_PX))
 
 
-def cell_shares(pixels: np.ndarray) -> np.ndarray | None:
+def cell_shares(pixels: np.ndarray, margin: int = 0) -> np.ndarray | None:
     """(10, 10) the share of each cell's pixels set in a mask of the motion view (ring
-    included), in the view's grid; None for a mask of another size."""
+    included), in the view's grid; None for a mask of another size.  ``margin``: view pixels
+    left out at each side of a cell (its middle alone)."""
     lo, hi = _RING * MOTION_PX, (_RING + 10) * MOTION_PX
     inner = pixels[lo:hi, lo:hi]
     if inner.shape != (10 * MOTION_PX, 10 * MOTION_PX):
         return None
-    return inner.reshape(10, MOTION_PX, 10, MOTION_PX).mean(axis=(1, 3))
+    cells = inner.reshape(10, MOTION_PX, 10, MOTION_PX)
+    if margin:
+        cells = cells[:, margin:MOTION_PX - margin, :, margin:MOTION_PX - margin]
+    return cells.mean(axis=(1, 3))
 
 
 def reach_shares(table: np.ndarray, squares: float, covers: float) -> np.ndarray:

@@ -82,6 +82,10 @@ _LIFT_SURE = 0.99
 #: A light square whose pixels this share of changed since the still board is under something
 #: (`BoardWatcher._track_passing`): a piece beside it leans into it far less.
 _LIGHT_COVERED = 0.5
+#: View pixels (of `MOTION_PX`) left out at each side of a light square for its middle
+#: (`BoardWatcher._covered_light`): half a square wide, 0.75 of a square from the dark squares'
+#: centres beside it.
+_LIGHT_MIDDLE = 2
 #: (10, 10) each cell's parity, as `vision.squares.BoardView.parity` gives it (row plus column).
 _PARITY = np.add.outer(np.arange(10), np.arange(10)) % 2
 #: Motion is the change over at least this long (seconds): one frame at 10 frames a second.
@@ -519,7 +523,7 @@ class BoardWatcher:
         noise = self._noise.update(view, previous)
         self._still = self._memory.mend(view, self._still, time, cfg, noise)
         sample = measure(view, previous, self._still, cfg, noise)
-        sample = self._hand_kept(self._unseen_hand(frame, sample), time)
+        sample = self._hand_kept(self._unseen_hand(sample), time)
         moving = sample.motion > cfg.motion_share
         busy_at = time
         if moving and previous is not self._prev and self._prev is not None \
@@ -646,7 +650,7 @@ class BoardWatcher:
         # (its cells are not this frame's: squares seen empty beside it still count as lifts)
         return replace(sample, hand=True)
 
-    def _unseen_hand(self, frame: np.ndarray, sample: MotionSample) -> MotionSample:
+    def _unseen_hand(self, sample: MotionSample) -> MotionSample:
         """``sample``, with a hand over the board where the motion view found none but light
         squares changed under something that is no piece (`_covered_light`): their cells are
         the hand's.  A hand and arm the colour of the table and the border in a dim room
@@ -656,35 +660,32 @@ class BoardWatcher:
         system bench's lidraughts-2 at seed 3737001)."""
         if sample.hand or sample.diff is None:
             return sample
-        covered = self._covered_light(frame, sample)
+        covered = self._covered_light(sample)
         if covered is None:
             return sample
-        # (its pixels, for `_hand_kept`: a piece it covers read gone is no piece's footprint
-        # that explains it away on the next frame)
+        # (its pixels there, for `_hand_kept`: a hand does not vanish without moving away, though
+        # the middle of the light squares it covers may show between its fingers)
         cells = np.kron(covered, np.ones((MOTION_PX, MOTION_PX), dtype=bool))
         w = (sample.diff.shape[0] - cells.shape[0]) // 2
         px = np.zeros_like(sample.diff)
         px[w:w + cells.shape[0], w:w + cells.shape[1]] = cells
         return replace(sample, hand=True, hand_mask=covered, hand_px=px & sample.diff)
 
-    def _covered_light(self, frame: np.ndarray, sample: MotionSample,
-                       moves: tuple[Observation, Observation, list[int]] | None = None
-                       ) -> np.ndarray | None:
-        """(10, 10) the light squares of which `_LIGHT_COVERED` or more changed since the
-        still board beyond where the pieces that moved stand or stood (``moves``, read from
-        ``frame`` when not given; a piece's side and shadow lean into its light neighbours
-        under a steep camera, a king's most); None when there are none.  No piece ever stands
-        on a light square: what covers one is a hand, an arm or something set down."""
+    def _covered_light(self, sample: MotionSample) -> np.ndarray | None:
+        """(10, 10) the light squares whose middle (`_LIGHT_MIDDLE`) changed since the still
+        board on `_LIGHT_COVERED` of its pixels or more; None when there are none.  No piece
+        ever stands on a light square, and none reaches its middle: a king's side and top,
+        under a camera 45 degrees off vertical, reach 0.83 of a square from its own square's
+        centre, the middle begins 0.75 away, and a shadow is no change (`vision.motion.
+        shade`).  What covers it is a hand, an arm or something set down.  (The pieces that
+        moved cannot be asked: a hand over four men read them gone, and their footprints
+        explained the hand away.)"""
         if sample.diff is None or self.calibration is None:
             return None
-        light = _PARITY != self.calibration.orientation.dark_parity
-        covered = light & (sample.changed >= _LIGHT_COVERED)
-        if not covered.any():
+        shares = cell_shares(sample.diff, _LIGHT_MIDDLE)
+        if shares is None:
             return None
-        moves = moves if moves is not None else self._moves(frame)
-        if moves is not None and moves[2]:
-            rest = sample.diff & ~self._moved_footprint(moves, sample.diff.shape)
-            covered &= cell_shares(rest) >= _LIGHT_COVERED
+        covered = (_PARITY != self.calibration.orientation.dark_parity) & (shares >= _LIGHT_COVERED)
         return covered if covered.any() else None
 
     def _keep(self, frame: np.ndarray, location: BoardLocation) -> Kept:
@@ -897,7 +898,7 @@ class BoardWatcher:
             corners = corners & ~self._stale_corners
         if not np.all(covered | ~corners):
             return False
-        if self._covered_light(frame, sample, moves) is not None:
+        if self._covered_light(sample) is not None:
             return False  # (something no piece is lies over a light square)
         return sample.from_table is None or self._within_footprints(sample.from_table, moves)
 
@@ -1106,7 +1107,11 @@ class BoardWatcher:
         seed 43009).  Nor is what its hand covers where the hand is the colour of the border and
         the squares: an arm from the table stopped at the border, its dark hand hovering over
         the corner square beyond it unseen; the man there read as gone, "lifted", and a false
-        touch-move was named (the other renderer's selfplay-10, seed 51002)."""
+        touch-move was named (the other renderer's selfplay-10, seed 51002).  Nor, beside what
+        it covers, does a hand show all of itself: the cells next to those are hidden too.  A
+        hand the colour of the dark squares resting at the board's edge showed over a quarter of
+        one square, the man on the next read as gone, and a false Art. 27b was named (the
+        system bench's lidraughts-1 at seed 3737012)."""
         sample, covered = self._covers
         if sample is not self._sample:  # (once per frame: the passing sightings and the settle)
             covered = None
@@ -1114,7 +1119,9 @@ class BoardWatcher:
             shares = None if table is None or not table.any() else cell_shares(table)
             if shares is not None:
                 reach = reach_shares(table, _BESIDE_REACH, _BESIDE_COVERS)
-                covered = (shares > _BESIDE_COVERS) | (reach > _BESIDE_COVERS)
+                own = shares > _BESIDE_COVERS
+                covered = np.logical_or.reduce([own, *_neighbours(own, False),
+                                                reach > _BESIDE_COVERS])
                 covered = covered if covered.any() else None
             self._covers = (self._sample, covered)
         return covered
