@@ -495,3 +495,50 @@ def test_a_hand_whose_wrist_matches_the_boards_edge_is_still_the_hand_of_its_arm
     assert measure(hand, previous, still, config).hand
     assert not measure(piece, previous, still, config).hand
     assert not measure(alone, previous, still, config).hand
+
+
+def test_a_man_beside_what_a_resting_hand_is_seen_over_is_not_read_as_gone():
+    """A hand at rest beside the board shows only part of itself where it is the colour of the
+    board: the motion view finds it over the edge of a light square at the board's edge, while
+    its fingers, the colour of the empty dark squares, lie over the man next to it apart from
+    the rest.  The man then read as gone, and a false Art. 27b was named (the system bench's
+    lidraughts-1 at seed 3737012).  The squares beside what a resting hand is seen over are
+    hidden: the settled board leaves the man's square occluded, never empty.  (Drawn: the
+    sleeve reaches 0.15 of a square onto the board, less than a hand over it covers; the
+    fingers are a disc of the empty square's colour over the man, 0.35 of a square off.)"""
+    from renderer.render import Renderer, render
+
+    start = Position.start()
+    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+    style, light = Style(), Lighting(exposure=0.8)
+    renderer = Renderer()
+    watcher = calibrated_watcher(renderer, cam, style, light)
+    empty = render({sq: p for sq, p in start.pieces().items() if sq != 36}, cam, style, light,
+                   seed=3)
+
+    def poly(points_mm, h=0.0):
+        pts = np.array([(x, y, h) for x, y in points_mm], dtype=np.float64)
+        return np.round(empty.model.project(pts)).astype(np.int32)
+
+    # (the empty dark square 36 shows what the fingers look like)
+    centre = poly([(20.0, 300.0)])[0]
+    finger = empty.image[centre[1] - 2:centre[1] + 3, centre[0] - 2:centre[0] + 3]
+    finger = tuple(int(v) for v in finger.reshape(-1, 3).mean(axis=0))
+    frames = []
+    for i in range(12):
+        image = renderer.render(start.pieces(), cam, style, light, seed=10 + i).image.copy()
+        # a blue sleeve, from the table over the border onto the edge of the light square (8, 0)
+        cv2.fillPoly(image, [poly([(-140, 340), (6, 340), (6, 356), (-140, 356)])],
+                     (200, 120, 40))
+        # its fingers over the man on 36 (row 7, column 0): its top and its foot
+        h = style.man_height * 40.0
+        ring = [(20 + 14 * np.cos(a), 300 + 14 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 24)]
+        cv2.fillPoly(image, [poly(ring, h)], finger)
+        cv2.fillPoly(image, [poly(ring)], finger)
+        frames.append(image)
+    settled = [s for i, image in enumerate(frames)
+               if (s := watcher.feed(image, 0.1 * (i + 1))) is not None]
+    assert settled, "the board is taken beside the resting hand"
+    obs = settled[-1].observation
+    assert 36 in obs.occluded or obs.reading(36).content is not None, \
+        (obs.occluded, obs.reading(36))
