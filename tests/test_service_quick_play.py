@@ -192,6 +192,20 @@ def test_quick_play_with_the_next_mover_hovering_over_the_board_is_recorded_move
     assert not [e for e in seen if isinstance(e, ScoresheetComment)], [str(e) for e in seen]
 
 
+def _watched(frames, tmp_path: Path) -> tuple[Companion, list]:
+    """A new game's companion (square 46's corner from the renderer) fed ``frames``: it and the
+    events it announced."""
+    from device.sources import Frame
+
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"),
+                  tags={"Event": "test"}, corner_46=frames[0].corner_46)
+    c.open_game()
+    events = []
+    for f in frames:
+        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    return c, events
+
+
 def test_a_hand_the_colour_of_the_board_reaching_past_a_man_is_no_touch_move(tmp_path: Path):
     """Art. 15 (touch-move) is named only for a piece seen lifted.  The bench's selfplay-6 at
     seed 3535000, redrawn: White's hand the colour of the dark squares, which the motion view
@@ -221,14 +235,7 @@ def test_a_hand_the_colour_of_the_board_reaching_past_a_man_is_no_touch_move(tmp
     texts = ["35-30", "20-25", "30-24"]
     frames = bench_scene(start, moves_of(*texts, start=start), 3535000, camera, style, lighting,
                          fps=15, skins={Color.WHITE: (34, 20, 119)})
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"),
-                  tags={"Event": "test"}, corner_46=frames[0].corner_46)
-    c.open_game()
-    from device.sources import Frame
-
-    events = []
-    for f in frames:
-        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    c, events = _watched(frames, tmp_path)
     assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], \
         [str(e) for e in events]
     assert c.arbiter.game.move_texts() == texts
@@ -262,14 +269,7 @@ def test_a_hand_the_colour_of_the_table_paused_over_the_board_is_no_touch_move(t
     texts = ["31-26", "20-25", "37-31", "14-20", "32-27", "17x37", "41x32"]
     frames = bench_scene(start, moves_of(*texts, start=start), 3737001, camera, style, lighting,
                          fps=15)
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"),
-                  tags={"Event": "test"}, corner_46=frames[0].corner_46)
-    c.open_game()
-    from device.sources import Frame
-
-    events = []
-    for f in frames:
-        events.extend(c.process(Frame(f.image, f.time, f.index)))
+    c, events = _watched(frames, tmp_path)
     assert not [e for e in events if isinstance(e, (Irregularity, TouchMove))], \
         [str(e) for e in events]
     assert c.arbiter.game.move_texts() == texts
