@@ -658,8 +658,8 @@ class BoardWatcher:
         board was taken as settled under it: the man it covered read as lifted, the picture of
         the hand became the still board, and a false touch-move was named a move later (the
         system bench's lidraughts-2 at seed 3737001)."""
-        if sample.hand or sample.diff is None:
-            return sample
+        if sample.hand or sample.diff is None or sample.motion > self.config.motion.motion_share:
+            return sample  # (while the view moves it is busy anyway: only a pause is asked)
         covered = self._covered_light(sample)
         if covered is None:
             return sample
@@ -898,8 +898,14 @@ class BoardWatcher:
             corners = corners & ~self._stale_corners
         if not np.all(covered | ~corners):
             return False
-        if self._covered_light(sample) is not None:
-            return False  # (something no piece is lies over a light square)
+        light = self._covered_light(sample)
+        if light is not None and sample.diff is not None:
+            # (something no piece is lies over a light square: beyond where the pieces that
+            # moved stand or stood, their shadows under a low lamp included)
+            rest = sample.diff & ~self._moved_footprint(moves, sample.diff.shape)
+            shares = cell_shares(rest, _LIGHT_MIDDLE)
+            if shares is not None and (light & (shares >= _LIGHT_COVERED)).any():
+                return False
         return sample.from_table is None or self._within_footprints(sample.from_table, moves)
 
     def _piece_placed(self, frame: np.ndarray, sample: MotionSample) -> bool:
