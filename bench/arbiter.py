@@ -17,7 +17,7 @@ observations, one per move, as a camera would give them:
 
 With ``--recovery`` it measures instead what one board costs that no single move explains, the
 search of `Arbiter._recover` looking up to 4, 6 and 8 plies ahead (``RECOVERY_PLIES``), with
-no time cap (``RECOVERY_SECONDS`` lifted): from every ``--step``-th position of every game,
+no work cap (``RECOVERY_WORK`` lifted): from every ``--step``-th position of every game,
 
 - ``fits``: the board that many plies on, read clearly (the search stops at the first depth
   that explains it);
@@ -26,8 +26,9 @@ no time cap (``RECOVERY_SECONDS`` lifted): from every ``--step``-th position of 
 - the two costliest boards of tests/test_arbiter_recovery.py (four plies on, three changed
   squares read unsure), once as they are and once with a man no line puts there.
 
-Per depth and kind: boards, mean, 99th percentile and largest time in ms, how many would
-exceed ``RECOVERY_SECONDS``, and the costliest positions.
+Per depth and kind: boards, mean, 99th percentile and largest time in ms, the largest work (in
+`rules.lines.Budget` units) and how many boards would spend more than ``RECOVERY_WORK`` and
+``STALL_WORK``, the time per unit, and the costliest positions.
 
 The peer run in the same process is the plain rules replay of the same games (`Game.push` of the
 known moves), which is what recording a game costs without looking at any board; the ratio shows
@@ -120,15 +121,32 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
     from rules import arbiter as arbiter_module
     from tests.test_arbiter_recovery import ENDGAME, WORST, worst_case
 
-    cap = arbiter_module.RECOVERY_SECONDS
+    cap, stall_cap = arbiter_module.RECOVERY_WORK, arbiter_module.STALL_WORK
     depth_before = arbiter_module.RECOVERY_PLIES
     rng = random.Random(1)
-    out: dict = {"step": step, "recovery_seconds": cap}
-    arbiter_module.RECOVERY_SECONDS = 600.0
+    out: dict = {"step": step, "recovery_work": cap, "stall_work": stall_cap}
+    budgets: list = []
+    counted = arbiter_module.Budget
+
+    class Recorded(counted):
+        __slots__ = ()
+
+        def __init__(self, work: int) -> None:
+            super().__init__(work)
+            budgets.append(self)
+
+    def judged(arb: Arbiter, seen: Settled) -> tuple[float, int]:
+        budgets.clear()
+        t = time.perf_counter()
+        arb.observe(seen)
+        return time.perf_counter() - t, sum(b.spent for b in budgets)
+
+    arbiter_module.RECOVERY_WORK = arbiter_module.STALL_WORK = 10 ** 12
+    arbiter_module.Budget = Recorded
     try:
         for depth in depths:
             arbiter_module.RECOVERY_PLIES = depth
-            times: dict[str, list[tuple[float, str]]] = {"fits": [], "misread": [], "worst": []}
+            times: dict[str, list[tuple[float, int, str]]] = {"fits": [], "misread": [], "worst": []}
             for gi, game in enumerate(games):
                 for p in range(0, game.ply - depth + 1, step):
                     after = game.positions[p + depth].pieces()
@@ -138,31 +156,33 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
                         arb = Arbiter(Game(start=game.start))
                         for move, position in zip(game.moves[:p], game.positions[1:p + 1]):
                             arb.game.push(move, position)
-                        t = time.perf_counter()
-                        arb.observe(Settled(Observation.from_board(board, 0.99)))
-                        times[kind].append((time.perf_counter() - t, f"game {gi + 1} ply {p}"))
+                        took, work = judged(arb, Settled(Observation.from_board(board, 0.99)))
+                        times[kind].append((took, work, f"game {gi + 1} ply {p}"))
             for name, case in (("middle game", WORST), ("king endgame", ENDGAME)):
                 for fits in (True, False):
                     arb, _, seen = worst_case(case, fits)
-                    t = time.perf_counter()
-                    arb.observe(seen)
-                    times["worst"].append((time.perf_counter() - t,
-                                           f"{name}, {'a line fits' if fits else 'no line fits'}"))
+                    took, work = judged(arb, seen)
+                    times["worst"].append((took, work, f"{name}, {'a line fits' if fits else 'no line fits'}"))
             for kind, found in times.items():
                 found.sort(reverse=True)
-                ms = [1000 * t for t, _ in found]
+                ms = [1000 * t for t, _, _ in found]
+                works = [w for _, w, _ in found]
                 out[f"{kind}_{depth}"] = {
                     "boards": len(ms),
                     "mean_ms": round(sum(ms) / len(ms), 2),
                     "p99_ms": round(ms[len(ms) // 100], 1),
                     "max_ms": round(ms[0], 1),
-                    "over_cap": sum(1 for t in ms if t > 1000 * cap),
-                    "costliest": [f"{where} ({1000 * t:.0f} ms)" for t, where in found[:3]],
+                    "max_work": max(works),
+                    "over_cap": sum(1 for w in works if w > cap),
+                    "over_stall_cap": sum(1 for w in works if w > stall_cap),
+                    "us_per_unit": round(1e6 * sum(t for t, _, _ in found) / max(1, sum(works)), 2),
+                    "costliest": [f"{where} ({1000 * t:.0f} ms, {w} units)" for t, w, where in found[:3]],
                 }
                 print(f"{depth} plies, {kind}: {out[f'{kind}_{depth}']}", file=sys.stderr)
     finally:
-        arbiter_module.RECOVERY_SECONDS = cap
+        arbiter_module.RECOVERY_WORK, arbiter_module.STALL_WORK = cap, stall_cap
         arbiter_module.RECOVERY_PLIES = depth_before
+        arbiter_module.Budget = counted
     return out
 
 

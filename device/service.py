@@ -1144,7 +1144,7 @@ class Companion:
         if fits_a_move(obs, position) or fits_a_move(turned, position) \
                 or fits_a_line(obs, position, HALF_TURN_PLIES) is not False \
                 or fits_a_line(turned, position, HALF_TURN_PLIES) is not True:
-            return False  # (a search out of time says nothing: the board goes on as read)
+            return False  # (a search that spent its budget says nothing: the board goes on as read)
         return not self._configured_unconfirmed or changes_read_surely(obs, position)
 
     def _lighter_or_darker(self) -> str:

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import copy
 import math
-import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Mapping
@@ -50,7 +49,7 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
-from rules.lines import Line, Root, Searches, SureKinds, Trail
+from rules.lines import Budget, Line, Root, Searches, SureKinds, Trail
 from rules.matching import (KING_CONFIDENT, LIKELY_KIND, Candidate, Scorer, changes_between,
                             sure_of_kind)
 from rules.move import Move
@@ -108,26 +107,28 @@ RECOVERY_UNSURE = 3
 #: 1515018).
 STEADY_READINGS = 3
 STOOD_KIND = 0.75
-#: Recovery gives up, and records nothing, after this long per board.  The costliest boards of
-#: the test games six plies on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see
-#: `RECOVERY_PLIES`; a Raspberry Pi, some 3-5 times slower, not measured yet); only boards with
-#: many kings and squares read unsurely take longer (0.45 s), and there giving up is safe: the
-#: irregularity stays open, and a search out of time is not done again for the same board.
-RECOVERY_SECONDS = 0.5
+#: Recovery gives up, and records nothing, after this much work per board (a `Budget`: positions
+#: visited, moves tried, lines handed back; counted, never timed, so that every machine under
+#: any load judges the same readings alike).  The costliest boards of the test games six plies
+#: on take 0.11 s, 0.25 s with a piece misread, on a desktop core (see `RECOVERY_PLIES`); only
+#: boards with many kings and squares read unsurely take more, and there giving up is safe: the
+#: irregularity stays open, and a search that spent its budget is not done again for the same
+#: board.  This much takes 0.3-0.9 s on a desktop core, 3-5 times as long on a Raspberry Pi.
+RECOVERY_WORK = 200_000
 #: A board that no line of `RECOVERY_PLIES` explains, read this many times in a row (the
 #: service reads it again while the arbiter looks again), is searched further: up to
-#: `STALL_PLIES` plies on, for at most `STALL_SECONDS`, once per board (`Searches` keeps the
-#: answer, an answer out of time too).  In blitz the first still board of a game came seven
+#: `STALL_PLIES` plies on, with `STALL_WORK`, once per board (`Searches` keeps the answer, one
+#: that spent its budget too).  In blitz the first still board of a game came seven
 #: plies after the start, and every later board was further on: nothing at all was recorded
 #: (`bench.system_accuracy`, lidraughts-1 at seed 101031).  The same readings that a six-ply gap
 #: needs support the longer line (`_supported`: eight plies need four); a transposition is not
 #: guessed, lines that end in one position are recorded with the order or the route unseen.
 #: Costs on a desktop core (boards of the test games, every square read surely): seven plies on
-#: 0.005-0.4 s, eight 0.1-1 s; a Raspberry Pi is 3-5 times slower, and a search out of time
-#: records nothing.
+#: 0.005-0.4 s, eight 0.1-1 s (two exchanges eight plies on: 380,000 units, 1.1 s); a search
+#: that spends its budget records nothing.
 STALL_READINGS = 4
 STALL_PLIES = 8
-STALL_SECONDS = 1.5
+STALL_WORK = 600_000
 #: The still readings kept since the last recorded move (the oldest go first).
 RECOVERY_READINGS = 32
 #: An irregular act on top of a line of legal moves (a quick reply, then a man moved backwards)
@@ -618,7 +619,7 @@ class Arbiter:
         far better than every other, as for one move: two lines that give the same board with
         different moves (a transposition) are not told apart, and nothing is recorded.  The
         squares the accepted line changes must be read surely, else the arbiter looks again.  A
-        search that takes longer than `RECOVERY_SECONDS` records nothing.
+        search that spends `RECOVERY_WORK` records nothing.
 
         When no line through the readings explains the board, a line straight from the recorded
         position to it may (a reading on the way was a misread); when none does, one may that
@@ -633,12 +634,12 @@ class Arbiter:
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
                    and (self._read_in_a_row(obs) >= STALL_READINGS
                         or len(self.seen) >= 2 * STALL_READINGS))
-        deadline = time.monotonic() + (STALL_SECONDS if stalled else RECOVERY_SECONDS)
+        budget = Budget(STALL_WORK if stalled else RECOVERY_WORK)
         most = STALL_PLIES if stalled else RECOVERY_PLIES
-        count, trails = self._trails(deadline, most)
+        count, trails = self._trails(budget, most)
         quick = unread > RECOVERY_UNSURE or self._quick_only
         found = self._lines_through(obs, scorer, base, when, self._quick(trails, quick), count,
-                                    sure, deadline)
+                                    sure, budget)
         if found is not _NO_LINE:
             return found
         if not self._quick_only and any(trail.anchored for root, _, _, trail, _ in trails
@@ -659,10 +660,10 @@ class Arbiter:
             bare = Trail.at(self.position._state)
             direct = [(Root.RECORDED, self.position, 0, bare, self._most(bare, obs, most))]
             found = self._lines_through(obs, scorer, base, when, self._quick(direct, quick),
-                                        max(count, self._read_in_a_row(obs)), sure, deadline)
+                                        max(count, self._read_in_a_row(obs)), sure, budget)
             if found is not _NO_LINE:
                 return found
-        return None if self._quick_only else self._near(obs, base, trails, count, deadline, when)
+        return None if self._quick_only else self._near(obs, base, trails, count, budget, when)
 
     @staticmethod
     def _quick(trails: list, quick: bool) -> list:
@@ -678,10 +679,10 @@ class Arbiter:
 
     def _lines_through(self, obs: Observation, scorer: Scorer, base: dict[int, Piece],
                        when: float | None, trails: list, count: int, sure: SureKinds,
-                       deadline: float):
+                       budget: Budget):
         """The fewest plies along ``trails`` that end on this board (`_recover`): the events of
         the line accepted, a `LookAgain`, None when lines were found but none can be recorded
-        (a transposition, a search out of time), or `_NO_LINE` when no line ends here."""
+        (a transposition, a search that spent its budget), or `_NO_LINE` when no line ends here."""
         longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
         for total in range(1, longest + 1):
             found: list[tuple[Line, Trail, int]] = []
@@ -691,7 +692,7 @@ class Arbiter:
                 if not _shortest(root, trail) <= plies <= most:
                     continue
                 for state, ways in trail.ends.items():
-                    search = self.searches.lines(state, plies, sure, deadline)
+                    search = self.searches.lines(state, plies, sure, budget)
                     if not search.complete:
                         return None  # too long to search: nothing is recorded, the board stays irregular
                     for raws, _ in search.lines:
@@ -969,7 +970,7 @@ class Arbiter:
         return tuple(events)
 
     def _near(self, obs: Observation, base: dict[int, Piece], trails: list, count: int,
-              deadline: float, when: float | None) -> tuple[Event, ...] | None:
+              budget: Budget, when: float | None) -> tuple[Event, ...] | None:
         """A board that a line of legal moves explains but for an irregular act at its end,
         named by its article (a quick reply, then a man moved backwards or a capture not
         taken): the line is recorded as by `_recover`, then the act is judged against the
@@ -990,7 +991,7 @@ class Arbiter:
         longest = max(before + trail.plies + _near_most(trail, most, count)
                       for root, _, before, trail, most in trails if root is Root.RECORDED)
         for total in range(0, longest + 1):
-            found = self._near_lines(obs, trails, total, sure, deadline, count)
+            found = self._near_lines(obs, trails, total, sure, budget, count)
             if found is None:
                 return None
             if found is _AS_IT_STANDS:
@@ -1005,7 +1006,7 @@ class Arbiter:
                 # The camera saw a piece put down where the fewest plies and their act leave
                 # none: one ply more, the opponent's act after it, may be what it saw
                 # (`_placed_later`); else the fewest stand.
-                later = self._placed_later(obs, trails, total + 1, sure, deadline, count)
+                later = self._placed_later(obs, trails, total + 1, sure, budget, count)
                 if later is not None:
                     found = [later]
             if not found:
@@ -1028,10 +1029,10 @@ class Arbiter:
         return None
 
     def _near_lines(self, obs: Observation, trails: list, total: int, sure: SureKinds,
-                    deadline: float, count: int):
+                    budget: Budget, count: int):
         """The lines `_near` finds ``total`` plies on, each with an irregular act after it that
         gives the board; `_AS_IT_STANDS` when the board is one act from the recorded position;
-        None when a search ran out of time."""
+        None when a search spent its budget."""
         found: list[tuple[Line, Trail, int]] = []
         sheets: set = set()
         for root, start, before, trail, most in trails:
@@ -1050,7 +1051,7 @@ class Arbiter:
                             sheets.add(sheet)
                             found.append((line, trail, plies))
                     continue
-                search = self.searches.lines(state, plies, sure, deadline, slack=NEAR_SLACK)
+                search = self.searches.lines(state, plies, sure, budget, slack=NEAR_SLACK)
                 if not search.complete:
                     return None
                 for raws, end in search.lines:
@@ -1081,14 +1082,14 @@ class Arbiter:
         return {sq for sq in self._placed_seen if sq not in lands and sq not in board}
 
     def _placed_later(self, obs: Observation, trails: list, total: int, sure: SureKinds,
-                      deadline: float, count: int) -> tuple[Line, Trail, int] | None:
+                      budget: Budget, count: int) -> tuple[Line, Trail, int] | None:
         """The one line ``total`` plies on, with the opponent's act after it (Art. 27a), that
         puts a piece on every square the camera saw one put down on in passing, where the
         fewer plies before it did not: black replied 25-30 at blitz and white, instead of
         moving, moved that man on to 34; the man was seen put down on 30, yet black was said to
         have moved 25-34 (Art. 27d) and the wrong player named (the system bench's selfplay-55
         at seed 2727002).  None when no line, or more than one, does."""
-        found = self._near_lines(obs, trails, total, sure, deadline, count)
+        found = self._near_lines(obs, trails, total, sure, budget, count)
         if not found or found is _AS_IT_STANDS:
             return None
         fitting = []
@@ -1119,7 +1120,7 @@ class Arbiter:
             return False  # a piece seen put down elsewhere on the way (34-29, not 34-30)
         return order == sorted(order) and (not order or max(order) < min(act))
 
-    def _trails(self, deadline: float, most: int = RECOVERY_PLIES
+    def _trails(self, budget: Budget, most: int = RECOVERY_PLIES
                 ) -> tuple[int, list[tuple[Root, Position, int, Trail, int]]]:
         """Where lines may start, each followed through the still readings seen since (all but
         this one): (root, its position, the plies before it, the trail, the most plies from its
@@ -1148,7 +1149,7 @@ class Arbiter:
             # (as far as this board may be: at blitz the first board seen after a long gap is
             # an earlier reading by the time the board has stood long enough to be searched
             # further, and followed no further than a short gap it fitted nothing)
-            followed = self._follow(trail, group, deadline, most)
+            followed = self._follow(trail, group, budget, most)
             if pending is not None and group.first <= self.pending_at <= group.last:
                 passed = followed.support > trail.support
             trail = followed
@@ -1167,7 +1168,7 @@ class Arbiter:
         trail = Trail.at(start._state, support=at)
         for group in earlier:
             if group.first > self.pending_at:
-                trail = self._follow(trail, group, deadline, most)
+                trail = self._follow(trail, group, budget, most)
         entry = (root, start, 1, trail, self._most(trail, last.obs, most))  # the irregular move is a ply
         if root is Root.STANDS:
             trails.insert(0, entry)
@@ -1175,14 +1176,14 @@ class Arbiter:
             trails.append(entry)
         return count, trails
 
-    def _follow(self, trail: Trail, group: "_Group", deadline: float,
+    def _follow(self, trail: Trail, group: "_Group", budget: Budget,
                 most: int = RECOVERY_PLIES) -> Trail:
         """The trail after a still reading (read ``group.count`` times in a row), at most
         ``most`` plies on; a reading with too many squares read unsurely is no evidence."""
         if self._unread(group.obs) > RECOVERY_UNSURE:
             return trail
         return trail.follow(group.sure, group.count, self._most(trail, group.obs, most),
-                            self.searches, deadline)
+                            self.searches, budget)
 
     def _unread(self, obs: Observation) -> int:
         """How many squares ``obs`` tells nothing of, for recovery (`RECOVERY_UNSURE`): read

@@ -11,7 +11,6 @@ stretch from one reading to the next (each a short search from the ends of the o
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from enum import Enum
 
@@ -55,8 +54,8 @@ class SureKinds:
 @dataclass(frozen=True, slots=True)
 class Search:
     """What `legal_lines` found: each line as its raw moves and the raw state it leaves, and how
-    many positions the search expanded (its cost); ``complete`` is False when it ran out of time
-    (then ``lines`` is empty)."""
+    many positions the search expanded (its cost); ``complete`` is False when it spent its
+    `Budget` (then ``lines`` is empty)."""
 
     lines: tuple[tuple[tuple[movegen.RawMove, ...], movegen.RawState], ...]
     visited: int
@@ -67,9 +66,39 @@ class _OutOfTime(Exception):
     pass
 
 
+class Budget:
+    """How much work searches may still do: one budget is shared by every search that judges
+    one board (`legal_lines`).  A unit is a position visited, a legal move tried there, or a
+    line handed back; generating a position's legal moves costs `GENERATE_WORK`.  On a desktop
+    core a unit takes 1-3.5 microseconds (the arbiter's tests, garbage collection off).
+
+    Work, not wall-clock time: the same readings must get the same verdict on every machine and
+    under any load.  A deadline did not give it: a board of two exchanges first seen eight plies
+    on was recorded on a desktop in 1.1 s of a 1.5 s allowance and named Art. 27 on a loaded CI
+    machine, where the search ran out of time; a Raspberry Pi, some 3-5 times slower, would
+    have given up on boards a desktop records.  Now the Pi takes longer and judges alike."""
+
+    __slots__ = ("left", "spent")
+
+    def __init__(self, work: int) -> None:
+        self.left = work
+        self.spent = 0
+
+    def spend(self, work: int) -> None:
+        self.left -= work
+        self.spent += work
+        if self.left < 0:
+            raise _OutOfTime
+
+
+#: The work of generating one position's legal moves (20-70 microseconds on a desktop core), in
+#: units of visiting a position or trying a move.
+GENERATE_WORK = 20
+
+
 def legal_lines(start: Position, plies: int, sure: SureKinds,
                 moves: dict[movegen.RawState, list[movegen.RawMove]] | None = None,
-                deadline: float | None = None, slack: int = 0) -> Search:
+                budget: Budget | None = None, slack: int = 0) -> Search:
     """Every sequence of exactly ``plies`` legal moves from ``start`` whose final board has the
     kinds the reading is sure of (a necessary condition for explaining it), played on from no
     position where the game is over.  With ``slack``, the final board may have another kind on
@@ -92,7 +121,7 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
     these, cannot lead to a fit.  A position reached again with as many plies to go (a
     transposition) is not searched again: its lines are remembered.  ``moves`` keeps the legal
     moves of the positions expanded, for searches from the same position to share;
-    ``deadline`` (`time.monotonic`) stops the search."""
+    ``budget`` stops the search when it is spent (the `Search` is then not ``complete``)."""
     moves = {} if moves is None else moves
     need_white, need_black = sure.white.bit_count(), sure.black.bit_count()
     not_white, not_black = sure.empty | sure.black, sure.empty | sure.white
@@ -105,6 +134,8 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         if memo is not None:
             return memo
         visited += 1
+        if budget is not None:
+            budget.spend(1)
         found: list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]] = []
         known[(state, left)] = found
         white, black = state[0] | state[1], state[2] | state[3]
@@ -125,11 +156,13 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
             return found
         if _over(state) and (state, left) != (start._state, plies):
             return found
-        if deadline is not None and time.monotonic() > deadline:
-            raise _OutOfTime
         legal = moves.get(state)
         if legal is None:
+            if budget is not None:
+                budget.spend(GENERATE_WORK)
             legal = moves[state] = movegen.legal_moves(state)
+        if budget is not None:
+            budget.spend(len(legal))
         if left == 1:  # the last ply: the board it leaves must fit exactly
             mine, theirs = (white, black) if state[4] else (black, white)
             must_mine, must_theirs = (sure.white, sure.black) if state[4] else (sure.black, sure.white)
@@ -145,7 +178,10 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
                     found.append(((raw,), movegen.apply(state, raw)))
             return found
         for raw in legal:
-            found.extend(((raw,) + rest, end) for rest, end in walk(movegen.apply(state, raw), left - 1))
+            further = walk(movegen.apply(state, raw), left - 1)
+            if budget is not None:
+                budget.spend(len(further))
+            found.extend(((raw,) + rest, end) for rest, end in further)
         return found
 
     try:
@@ -155,17 +191,18 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
 
 
 def fits_a_line(obs: Observation, position: Position, most: int,
-                seconds: float = 0.5) -> bool | None:
+                work: int = 200_000) -> bool | None:
     """Whether some line of 2 to ``most`` legal moves from ``position`` leaves a board with the
-    kinds ``obs`` reads surely (`legal_lines`); None when the search ran out of ``seconds``
-    before it found one (it cannot say).  A board first seen still several plies on (hands
-    hovering over it between moves) tells which way round it stands when only one
-    orientation's play can give it."""
+    kinds ``obs`` reads surely (`legal_lines`); None when the search spent its ``work`` (a
+    `Budget`; the default takes about half a second on a desktop core) before it found one: it
+    cannot say.
+    A board first seen still several plies on (hands hovering over it between moves) tells which
+    way round it stands when only one orientation's play can give it."""
     sure = SureKinds.of(obs)
     moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
-    deadline = time.monotonic() + seconds
+    budget = Budget(work)
     for plies in range(2, most + 1):
-        found = legal_lines(position, plies, sure, moves, deadline)
+        found = legal_lines(position, plies, sure, moves, budget)
         if found.lines:
             return True
         if not found.complete:
@@ -264,9 +301,9 @@ class Searches:
     """`legal_lines` with its answers kept, for the arbiter to ask again cheaply: every still
     reading is searched from the same states again when the next one comes (as a reading the
     line passed, `Trail.follow`), and the legal moves of every position expanded are shared.
-    A search out of time is kept as such (a reading it was for then fits nothing), so that a
-    costly board is not searched in vain once per reading.  The arbiter keeps one from its
-    last recorded move on."""
+    A search that spent its `Budget` is kept as such (a reading it was for then fits nothing),
+    so that a costly board is not searched in vain once per reading.  The arbiter keeps one
+    from its last recorded move on."""
 
     def __init__(self) -> None:
         self.moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
@@ -274,11 +311,11 @@ class Searches:
         self.visited = 0
 
     def lines(self, state: movegen.RawState, plies: int, sure: SureKinds,
-              deadline: float | None = None, slack: int = 0) -> Search:
+              budget: Budget | None = None, slack: int = 0) -> Search:
         key = (state, plies, sure.white, sure.black, sure.empty, slack)
         found = self._found.get(key)
         if found is None:
-            found = self._found[key] = legal_lines(Position(state), plies, sure, self.moves, deadline, slack)
+            found = self._found[key] = legal_lines(Position(state), plies, sure, self.moves, budget, slack)
             self.visited += found.visited
         return found
 
@@ -323,14 +360,14 @@ class Trail:
         return bool(self.segments)
 
     def follow(self, sure: SureKinds, count: int, most: int, searches: Searches,
-               deadline: float | None = None, most_ends: int = 8) -> "Trail":
+               budget: Budget | None = None, most_ends: int = 8) -> "Trail":
         """The trail after a reading read ``count`` times in a row, at most ``most`` plies on.
         More than ``most_ends`` states fitting at once (a reading with unsure squares) is no
         evidence: the reading counts as fitting nothing."""
         for plies in range(0, most + 1):
             ends: dict[movegen.RawState, list] = {}
             for state, ways in self.ends.items():
-                search = searches.lines(state, plies, sure, deadline)
+                search = searches.lines(state, plies, sure, budget)
                 if not search.complete:
                     return self._missed()
                 for raws, end in search.lines:
