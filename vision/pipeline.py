@@ -671,18 +671,19 @@ class BoardWatcher:
         px[w:w + cells.shape[0], w:w + cells.shape[1]] = cells
         return replace(sample, hand=True, hand_mask=covered, hand_px=px & sample.diff)
 
-    def _covered_light(self, sample: MotionSample) -> np.ndarray | None:
+    def _covered_light(self, sample: MotionSample,
+                       pixels: np.ndarray | None = None) -> np.ndarray | None:
         """(10, 10) the light squares whose middle (`_LIGHT_MIDDLE`) changed since the still
-        board on `_LIGHT_COVERED` of its pixels or more; None when there are none.  No piece
-        ever stands on a light square, and none reaches its middle: a king's side and top,
-        under a camera 45 degrees off vertical, reach 0.83 of a square from its own square's
-        centre, the middle begins 0.75 away, and a shadow is no change (`vision.motion.
-        shade`).  What covers it is a hand, an arm or something set down.  (The pieces that
-        moved cannot be asked: a hand over four men read them gone, and their footprints
-        explained the hand away.)"""
+        board on `_LIGHT_COVERED` of its pixels or more (of ``pixels``, a part of the change,
+        when given); None when there are none.  No piece ever stands on a light square, and
+        none reaches its middle: a king's side and top, under a camera 45 degrees off vertical,
+        reach 0.83 of a square from its own square's centre, the middle begins 0.75 away, and a
+        shadow is no change (`vision.motion.shade`).  What covers it is a hand, an arm or
+        something set down.  (The pieces that moved cannot be asked: a hand over four men read
+        them gone, and their footprints explained the hand away.)"""
         if sample.diff is None or self.calibration is None:
             return None
-        shares = cell_shares(sample.diff, _LIGHT_MIDDLE)
+        shares = cell_shares(sample.diff if pixels is None else pixels, _LIGHT_MIDDLE)
         if shares is None:
             return None
         covered = (_PARITY != self.calibration.orientation.dark_parity) & (shares >= _LIGHT_COVERED)
@@ -898,14 +899,10 @@ class BoardWatcher:
             corners = corners & ~self._stale_corners
         if not np.all(covered | ~corners):
             return False
-        light = self._covered_light(sample)
-        if light is not None and sample.diff is not None:
-            # (something no piece is lies over a light square: beyond where the pieces that
-            # moved stand or stood, their shadows under a low lamp included)
-            rest = sample.diff & ~self._moved_footprint(moves, sample.diff.shape)
-            shares = cell_shares(rest, _LIGHT_MIDDLE)
-            if shares is not None and (light & (shares >= _LIGHT_COVERED)).any():
-                return False
+        if sample.diff is not None and self._covered_light(
+                sample, sample.diff & ~self._moved_footprint(moves, sample.diff.shape)) is not None:
+            return False  # (something no piece is lies over a light square: beyond where the
+            # pieces that moved stand or stood, their shadows under a low lamp included)
         return sample.from_table is None or self._within_footprints(sample.from_table, moves)
 
     def _piece_placed(self, frame: np.ndarray, sample: MotionSample) -> bool:
