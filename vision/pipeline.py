@@ -79,6 +79,9 @@ _CELL_MOVED = 0.02
 #: A lifted piece's square read empty with this probability, clear of the hand, counts twice
 #: (`WatchConfig.lift_frames`).
 _LIFT_SURE = 0.99
+#: A cell the hand may have hidden on the frame before is not seen clearly while this much of
+#: it moves (`BoardWatcher._leaving`).
+_LEAVING_MOVED = 0.25
 #: A light square whose pixels this share of changed since the still board is under something
 #: (`BoardWatcher._track_passing`): a piece beside it leans into it far less.
 _LIGHT_COVERED = 0.5
@@ -251,6 +254,9 @@ class BoardWatcher:
         # changed since (`_hand_kept`)
         self._hand_last: tuple[float, np.ndarray | None, np.ndarray | None] | None = None
         self._hand_left: np.ndarray | None = None
+        #: the cells the hand may have hidden on the last frame sightings were taken of, and
+        #: that frame's number (`_track_passing`)
+        self._hidden: tuple[int, np.ndarray] | None = None
         # the cells standing quiet beside the hands (`_track_cells`): since when (NaN: not
         # quiet now), the last frames, and the changed cells last read beside them
         self._cell_quiet: np.ndarray | None = None
@@ -1092,6 +1098,7 @@ class BoardWatcher:
             beside = self._beside_covers()  # (what an arm from the table may hide)
             if beside is not None:
                 clear &= ~beside
+            clear &= ~self._leaving(sample, over, hand, beside)
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
             if self._reference.reading(sq).content is None:
                 if hand is not None and not hand[r, c] and max(probs[r, c, 1], probs[r, c, 2]) > 0.9:
@@ -1099,6 +1106,25 @@ class BoardWatcher:
             elif probs[r, c, 0] > 0.9:
                 self._passing.seen_empty(sq, self._frames, bool(clear[r, c]),
                                          2 if probs[r, c, 0] > _LIFT_SURE else 1)
+
+    def _leaving(self, sample: MotionSample, *hiding: np.ndarray | None) -> np.ndarray:
+        """(10, 10) the cells the hand may have hidden on the frame before (``hiding``: what
+        may hide each on this one) that changed since (`_LEAVING_MOVED` of their pixels): the
+        hand is moving off them, and what they show is the hand's edge, not yet the square.  A
+        hand sliding 15-20 had pinched its man beside 10, the man on 10 read empty under it; on
+        one frame of the slide the motion view found only two of its nine cells, 10 was clear,
+        its edge still over 10 read as 10 empty, very surely, and a false touch-move was named
+        (the other renderer's lidraughts-1 at seed 60003).  A piece lifted is seen so on the
+        frames after, the hand gone from its square."""
+        now = np.logical_or.reduce([np.zeros((10, 10), dtype=bool),
+                                    *(m for m in hiding if m is not None)])
+        before = self._hidden
+        self._hidden = (self._frames, now)
+        leaving = np.zeros((10, 10), dtype=bool)
+        if before is None or before[0] != self._frames - 1 or sample.moved is None:
+            return leaving
+        moved = cell_shares(sample.moved)
+        return leaving if moved is None else before[1] & (moved >= _LEAVING_MOVED)
 
     def _beside_covers(self) -> np.ndarray | None:
         """(10, 10) the cells a region reaching in from the table (a hand at rest beside the
