@@ -497,6 +497,42 @@ def test_a_hand_whose_wrist_matches_the_boards_edge_is_still_the_hand_of_its_arm
     assert not measure(alone, previous, still, config).hand
 
 
+class _Painted:
+    """The start position rendered frame by frame (a camera 25 degrees off vertical), a watcher
+    calibrated on it, and what a hand is painted with: ``poly`` projects board points in mm (at
+    a height), ``finger`` is the colour of the empty dark square 36 (row 7, column 0), ``top``
+    a man's height in mm."""
+
+    BLUE = (200, 120, 40)
+
+    def __init__(self) -> None:
+        from renderer.render import Renderer, render
+
+        self.start = Position.start()
+        self.cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+        self.style, self.light = Style(), Lighting(exposure=0.8)
+        self.renderer = Renderer()
+        self.watcher = calibrated_watcher(self.renderer, self.cam, self.style, self.light)
+        self.empty = render({sq: p for sq, p in self.start.pieces().items() if sq != 36},
+                            self.cam, self.style, self.light, seed=3)
+        centre = self.poly([(20.0, 300.0)])[0]
+        patch = self.empty.image[centre[1] - 2:centre[1] + 3, centre[0] - 2:centre[0] + 3]
+        self.finger = tuple(int(v) for v in patch.reshape(-1, 3).mean(axis=0))
+        self.top = self.style.man_height * 40.0
+
+    def poly(self, points_mm, h=0.0) -> np.ndarray:
+        pts = np.array([(x, y, h) for x, y in points_mm], dtype=np.float64)
+        return np.round(self.empty.model.project(pts)).astype(np.int32)
+
+    def frame(self, i: int) -> np.ndarray:
+        return self.renderer.render(self.start.pieces(), self.cam, self.style, self.light,
+                                    seed=10 + i).image.copy()
+
+    def settled(self, frames) -> list:
+        return [s for i, image in enumerate(frames)
+                if (s := self.watcher.feed(image, 0.1 * (i + 1))) is not None]
+
+
 def test_a_man_beside_what_a_resting_hand_is_seen_over_is_not_read_as_gone():
     """A hand at rest beside the board shows only part of itself where it is the colour of the
     board: the motion view finds it over the edge of a light square at the board's edge, while
@@ -506,38 +542,19 @@ def test_a_man_beside_what_a_resting_hand_is_seen_over_is_not_read_as_gone():
     hidden: the settled board leaves the man's square occluded, never empty.  (Drawn: the
     sleeve reaches 0.15 of a square onto the board, less than a hand over it covers; the
     fingers are a disc of the empty square's colour over the man, 0.35 of a square off.)"""
-    from renderer.render import Renderer, render
-
-    start = Position.start()
-    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
-    style, light = Style(), Lighting(exposure=0.8)
-    renderer = Renderer()
-    watcher = calibrated_watcher(renderer, cam, style, light)
-    empty = render({sq: p for sq, p in start.pieces().items() if sq != 36}, cam, style, light,
-                   seed=3)
-
-    def poly(points_mm, h=0.0):
-        pts = np.array([(x, y, h) for x, y in points_mm], dtype=np.float64)
-        return np.round(empty.model.project(pts)).astype(np.int32)
-
-    # (the empty dark square 36 shows what the fingers look like)
-    centre = poly([(20.0, 300.0)])[0]
-    finger = empty.image[centre[1] - 2:centre[1] + 3, centre[0] - 2:centre[0] + 3]
-    finger = tuple(int(v) for v in finger.reshape(-1, 3).mean(axis=0))
+    paint = _Painted()
     frames = []
     for i in range(12):
-        image = renderer.render(start.pieces(), cam, style, light, seed=10 + i).image.copy()
+        image = paint.frame(i)
         # a blue sleeve, from the table over the border onto the edge of the light square (8, 0)
-        cv2.fillPoly(image, [poly([(-140, 340), (6, 340), (6, 356), (-140, 356)])],
-                     (200, 120, 40))
+        cv2.fillPoly(image, [paint.poly([(-140, 340), (6, 340), (6, 356), (-140, 356)])],
+                     paint.BLUE)
         # its fingers over the man on 36 (row 7, column 0): its top and its foot
-        h = style.man_height * 40.0
         ring = [(20 + 14 * np.cos(a), 300 + 14 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 24)]
-        cv2.fillPoly(image, [poly(ring, h)], finger)
-        cv2.fillPoly(image, [poly(ring)], finger)
+        for h in (paint.top, 0.0):
+            cv2.fillPoly(image, [paint.poly(ring, h)], paint.finger)
         frames.append(image)
-    settled = [s for i, image in enumerate(frames)
-               if (s := watcher.feed(image, 0.1 * (i + 1))) is not None]
+    settled = paint.settled(frames)
     assert settled, "the board is taken beside the resting hand"
     obs = settled[-1].observation
     assert 36 in obs.occluded or obs.reading(36).content is not None, \
@@ -552,39 +569,22 @@ def test_a_man_a_hand_is_moving_off_is_not_seen_lifted_on_the_frame_it_leaves():
     A square the hand may have hidden on the frame before, that changed since, shows the hand
     leaving it, not yet the square.  (Drawn: a sleeve from the table over the man on 36; then a
     finger of the empty square's colour over the man, the sleeve seen only at the far edge.)"""
-    from renderer.render import Renderer, render
-
-    start = Position.start()
-    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
-    style, light = Style(), Lighting(exposure=0.8)
-    renderer = Renderer()
-    watcher = calibrated_watcher(renderer, cam, style, light)
-    empty = render({sq: p for sq, p in start.pieces().items() if sq != 36}, cam, style, light,
-                   seed=3)
-
-    def poly(points_mm, h=0.0):
-        pts = np.array([(x, y, h) for x, y in points_mm], dtype=np.float64)
-        return np.round(empty.model.project(pts)).astype(np.int32)
-
-    centre = poly([(20.0, 300.0)])[0]
-    finger = empty.image[centre[1] - 2:centre[1] + 3, centre[0] - 2:centre[0] + 3]
-    finger = tuple(int(v) for v in finger.reshape(-1, 3).mean(axis=0))
-    h = style.man_height * 40.0
+    paint = _Painted()
     frames = []
     for i in range(24):
-        image = renderer.render(start.pieces(), cam, style, light, seed=10 + i).image.copy()
+        image = paint.frame(i)
         if 6 <= i < 10:  # the hand over the man on 36 (row 7, column 0), from the table
-            for lift in (0.0, h):
-                cv2.fillPoly(image, [poly([(-140, 284), (40, 284), (40, 316), (-140, 316)], lift)],
-                             (200, 120, 40))
+            for h in (0.0, paint.top):
+                cv2.fillPoly(image, [paint.poly([(-140, 284), (40, 284), (40, 316), (-140, 316)], h)],
+                             paint.BLUE)
         elif i == 10:  # the hand's edge, a finger, still over the man; the rest seen far off
-            cv2.fillPoly(image, [poly([(200, 560), (240, 560), (240, 415), (200, 415)])],
-                         (200, 120, 40))
-            for lift in (0.0, h):
-                cv2.fillPoly(image, [poly([(1, 281), (39, 281), (39, 319), (1, 319)], lift)], finger)
+            cv2.fillPoly(image, [paint.poly([(200, 560), (240, 560), (240, 415), (200, 415)])],
+                         paint.BLUE)
+            for h in (0.0, paint.top):
+                cv2.fillPoly(image, [paint.poly([(1, 281), (39, 281), (39, 319), (1, 319)], h)],
+                             paint.finger)
         frames.append(image)
-    settled = [s for i, image in enumerate(frames)
-               if (s := watcher.feed(image, 0.1 * (i + 1))) is not None]
+    settled = paint.settled(frames)
     assert settled, "the board is taken once the hand has gone"
     assert 36 not in settled[-1].lifted, settled[-1].lifted
-    assert settled[-1].observation.reading(36).content == start.pieces()[36]
+    assert settled[-1].observation.reading(36).content == paint.start.pieces()[36]
