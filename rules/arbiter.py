@@ -843,8 +843,10 @@ class Arbiter:
         only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
         beside the hand, on several frames), or, among lines that all do, the only one that puts
         them down in the order first seen; else the only one the frames of the sightings allow
-        (`_seen_in_order`).  None when the sightings tell none, or not one alone, apart (a line
-        from the board as seen, `Root.AS_SEEN`, is never chosen so)."""
+        (`_seen_in_order`); else, when no line puts a piece on every such square, the only one
+        that puts pieces on the most of them, in the order first seen.  None when the sightings
+        tell none, or not one alone, apart (a line from the board as seen, `Root.AS_SEEN`, is
+        never chosen so)."""
         if len(tied) < 2 or any(line.root is Root.AS_SEEN for line, _, _ in tied):
             return None
 
@@ -876,12 +878,26 @@ class Arbiter:
 
         # the squares first; the order they were first seen in only between lines that put
         # pieces on the same squares (a piece put down beside a resting hand is seen late)
-        fitting = [entry for entry in tied if covers(entry[0])]
-        if len(fitting) > 1:
-            fitting = [entry for entry in fitting if in_order(entry[0])]
+        covering = [entry for entry in tied if covers(entry[0])]
+        fitting = covering if len(covering) < 2 else [entry for entry in covering if in_order(entry[0])]
         if len(fitting) == 1:
             return fitting[0]
-        return self._seen_in_order([entry for entry in tied if covers(entry[0])] or tied)
+        by_frames = self._seen_in_order(covering or tied)
+        if covering or by_frames is not None:
+            return by_frames
+        # No line puts a piece on every square seen holding one: a round trip the fewest plies
+        # leave out landed on one (blitz, a king's 29-18 18-23 ... 23-34 34-23 ... 23-28
+        # recorded as five plies, 34 seen landed on as well as 18: every route to 23 missed a
+        # sighting, and 29-1 1-23 was recorded, first in notation order; the system bench's
+        # selfplay-41 at seed 3939008).  The line that puts pieces on the most of them, in the
+        # order first seen, when only one does.
+        def covered(line: Line) -> int:
+            end = line.end.pieces()
+            return sum(1 for sq in seen if sq in lands(line) or sq in end)
+
+        most = max(covered(line) for line, _, _ in tied)
+        fitting = [entry for entry in tied if covered(entry[0]) == most and in_order(entry[0])]
+        return fitting[0] if most and len(fitting) == 1 else None
 
     def _seen_in_order(self, tied: list[tuple[Line, "Trail", int]]
                        ) -> tuple[Line, "Trail", int] | None:

@@ -837,6 +837,33 @@ def test_two_exchanges_first_seen_at_their_end_are_caught_up_not_named_art_22(mo
     assert of(Arbiter(Game()).observe(settled(knocked)), Irregularity)
 
 
+def test_a_kings_route_is_told_by_where_it_was_seen_landing_though_a_round_trip_landed_elsewhere_art_22():
+    # Blitz, three kings: 29-18 47-20 18-23 20-3, then 23-34 3-20 34-23 20-3 (two round trips)
+    # and 23-28, first seen still at the end.  The fewest plies that give the board are five,
+    # the white king's route to 23 unseen (via 1, 7, 12, 18, 34 or 45), and the camera saw
+    # pieces put down on 18, 20, 23, 3, then 34 and 28: no five-ply line lands on 18 and on 34.
+    # The route that lands on the most of them in the order seen is recorded (29-18 ... 18-23),
+    # not the first in notation order (29-1 ... 1-23: the system bench's selfplay-41 at seed
+    # 3939008).  The position is the same either way; the comment still says it was not seen.
+    start = Position.from_fen("W:WK26,K29:BK47")
+    game = Game(start=start)
+    for text in ("29-18", "47-20", "18-23", "20-3", "23-34", "3-20", "34-23", "20-3", "23-28"):
+        game.push_text(text)
+    arb = Arbiter(Game(start=start))
+    # read still once on the way, four plies on, 23 unsure (a hand beside it)
+    on_the_way = settled(game.positions[4].pieces(), readings={23: SquareReading(None, 0.5)})
+    events = list(arb.observe(replace(on_the_way, placed=(18, 20, 23, 3), placed_at=(10, 20, 30, 40))))
+    seen = settled(game.positions[-1].pieces())
+    passing = replace(seen, placed=(34, 28), placed_at=(50, 60))
+    for i in range(2 * STALL_READINGS):
+        events += arb.observe(passing if i == 0 else seen)
+        if arb.game.ply:
+            break
+    assert arb.game.move_texts() == ["29-18", "47-20", "18-23", "20-3", "23-28"], [str(e) for e in events]
+    assert arb.position.pieces() == game.positions[-1].pieces()
+    assert any("not seen one by one" in str(e) for e in of(events, ScoresheetComment))
+
+
 def test_three_quick_plies_then_an_opponents_man_moved_are_recorded_and_named_art_27a():
     # 19-14 32-38 29-23, then black moves white's man 13-8, all before the board stands still
     # (a camera nearly above the board, blitz).  Read once, it may be several moves on; read
