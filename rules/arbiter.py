@@ -863,9 +863,12 @@ class Arbiter:
         if not seen:
             return None
 
-        def covers(line: Line) -> bool:
+        def covered(line: Line) -> int:
             end = line.end.pieces()
-            return all(sq in lands(line) or sq in end for sq in seen)
+            return sum(1 for sq in seen if sq in lands(line) or sq in end)
+
+        def covers(line: Line) -> bool:
+            return covered(line) == len(seen)
 
         def in_order(line: Line) -> bool:
             # a square landed on twice tells nothing (which landing was seen?): at blitz, 17
@@ -891,10 +894,6 @@ class Arbiter:
         # sighting, and 29-1 1-23 was recorded, first in notation order; the system bench's
         # selfplay-41 at seed 3939008).  The line that puts pieces on the most of them, in the
         # order first seen, when only one does.
-        def covered(line: Line) -> int:
-            end = line.end.pieces()
-            return sum(1 for sq in seen if sq in lands(line) or sq in end)
-
         most = max(covered(line) for line, _, _ in tied)
         fitting = [entry for entry in tied if covered(entry[0]) == most and in_order(entry[0])]
         return fitting[0] if most and len(fitting) == 1 else None

@@ -62,8 +62,8 @@ class Search:
     complete: bool = True
 
 
-class _OutOfTime(Exception):
-    pass
+class _Spent(Exception):
+    """A search's `Budget` is spent."""
 
 
 class Budget:
@@ -78,22 +78,26 @@ class Budget:
     machine, where the search ran out of time; a Raspberry Pi, some 3-5 times slower, would
     have given up on boards a desktop records.  Now the Pi takes longer and judges alike."""
 
-    __slots__ = ("left", "spent")
+    __slots__ = ("work", "left")
 
     def __init__(self, work: int) -> None:
-        self.left = work
-        self.spent = 0
+        self.work = self.left = work
+
+    @property
+    def spent(self) -> int:
+        return self.work - self.left
 
     def spend(self, work: int) -> None:
         self.left -= work
-        self.spent += work
         if self.left < 0:
-            raise _OutOfTime
+            raise _Spent
 
 
 #: The work of generating one position's legal moves (20-70 microseconds on a desktop core), in
 #: units of visiting a position or trying a move.
 GENERATE_WORK = 20
+#: The budget of a search given none (it is never spent).
+_UNBOUNDED = 1 << 62
 
 
 def legal_lines(start: Position, plies: int, sure: SureKinds,
@@ -123,6 +127,7 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
     moves of the positions expanded, for searches from the same position to share;
     ``budget`` stops the search when it is spent (the `Search` is then not ``complete``)."""
     moves = {} if moves is None else moves
+    budget = Budget(_UNBOUNDED) if budget is None else budget
     need_white, need_black = sure.white.bit_count(), sure.black.bit_count()
     not_white, not_black = sure.empty | sure.black, sure.empty | sure.white
     known: dict[tuple[movegen.RawState, int], list] = {}
@@ -134,8 +139,7 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
         if memo is not None:
             return memo
         visited += 1
-        if budget is not None:
-            budget.spend(1)
+        budget.spend(1)
         found: list[tuple[tuple[movegen.RawMove, ...], movegen.RawState]] = []
         known[(state, left)] = found
         white, black = state[0] | state[1], state[2] | state[3]
@@ -158,11 +162,9 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
             return found
         legal = moves.get(state)
         if legal is None:
-            if budget is not None:
-                budget.spend(GENERATE_WORK)
+            budget.spend(GENERATE_WORK)
             legal = moves[state] = movegen.legal_moves(state)
-        if budget is not None:
-            budget.spend(len(legal))
+        budget.spend(len(legal))
         if left == 1:  # the last ply: the board it leaves must fit exactly
             mine, theirs = (white, black) if state[4] else (black, white)
             must_mine, must_theirs = (sure.white, sure.black) if state[4] else (sure.black, sure.white)
@@ -179,14 +181,13 @@ def legal_lines(start: Position, plies: int, sure: SureKinds,
             return found
         for raw in legal:
             further = walk(movegen.apply(state, raw), left - 1)
-            if budget is not None:
-                budget.spend(len(further))
+            budget.spend(len(further))
             found.extend(((raw,) + rest, end) for rest, end in further)
         return found
 
     try:
         return Search(tuple(walk(start._state, plies)), visited)
-    except _OutOfTime:
+    except _Spent:
         return Search((), visited, complete=False)
 
 
