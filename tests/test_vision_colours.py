@@ -271,9 +271,7 @@ def test_an_emptied_square_under_a_glare_never_seen_empty_is_not_read_surely_as_
                      jpeg_quality=86, sheen=0.866, lamp_distance_mm=989.2,
                      lamp_colour=(202, 234, 255))
     setup = Position.from_fen("W:W9,13,14,29:BK22,25,32,35,37")
-    first = renderer.render(setup.pieces(), cam, style, light, seed=1)
-    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
-    watcher.calibrate(first.image, setup.pieces())
+    watcher = calibrated_watcher(renderer, cam, style, light, setup)
     t = 0.0
     for seed in range(30, 40):
         watcher.feed(renderer.render(setup.pieces(), cam, style, light, seed=seed).image, t)

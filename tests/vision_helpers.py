@@ -22,13 +22,14 @@ def drawn(seed: int, game: int) -> tuple[Camera, Style, Lighting, np.random.Gene
     return Camera.random(rng), Style.random(rng), Lighting.random(rng), rng
 
 
-def calibrated_watcher(renderer: Renderer, cam: Camera, style: Style,
-                       light: Lighting) -> BoardWatcher:
-    """A watcher calibrated on a rendered frame of the start position (square 46's corner
-    configured from the renderer)."""
-    start = renderer.render(Position.start().pieces(), cam, style, light, seed=1)
-    watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
-    watcher.calibrate(start.image)
+def calibrated_watcher(renderer: Renderer, cam: Camera, style: Style, light: Lighting,
+                       board: Position | None = None) -> BoardWatcher:
+    """A watcher calibrated on a rendered frame of ``board`` (by default the start position;
+    square 46's corner configured from the renderer)."""
+    position = Position.start() if board is None else board
+    first = renderer.render(position.pieces(), cam, style, light, seed=1)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image, None if board is None else board.pieces())
     return watcher
 
 

@@ -146,6 +146,10 @@ class CellReferences:
     rim: np.ndarray | None = None
     floor: np.ndarray | None = None
 
+    def dark_cells(self) -> np.ndarray:
+        """(10, 10) the dark cells (`dark`; every cell when not given)."""
+        return np.ones((10, 10), dtype=bool) if self.dark is None else self.dark
+
     def prior(self) -> np.ndarray:
         """(10, 10, 3) the guess where the look tells nothing: the class last known there more
         likely than the others, though the game may have changed it since."""
@@ -193,7 +197,7 @@ class CellReferences:
         the board and keeps its colour at the edge, so a man moved to a cell near where men of
         its side stood looks like those men, not like the board's median man.  Where no class
         was seen near a cell, its prediction is the class colour as before."""
-        dark = np.ones((10, 10), dtype=bool) if self.dark is None else self.dark
+        dark = self.dark_cells()
         unseen = ~self.seen & dark[..., None]
         if not unseen.any():
             return self

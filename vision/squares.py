@@ -546,7 +546,7 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray,
                       glared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(10, 10, 3) log-likelihoods of each class for every cell's look under ``change`` (the
     light against calibration's), and the squared standardised distances of its top.  On the
-    ``glared`` cells (`glared_cells`) only the outline speaks: their colours tell nothing, and
+    ``glared`` cells (`_glared_cells`) only the outline speaks: their colours tell nothing, and
     their distances are zero."""
     assert model.cells is not None
     mean = relight(model.cells.mean, change[..., None])
@@ -564,12 +564,12 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray,
 
 
 #: How much lighter (8-bit L) than an empty dark square's plain colour under the cell's light a
-#: dark cell's floor must be for a lamp's glare to be taken as lying on it (`glared_cells`):
+#: dark cell's floor must be for a lamp's glare to be taken as lying on it (`_glared_cells`):
 #: the cells' own differences of paint and light stay well below it.
 _GLARE_RISE = 30.0
 
 
-def glared_cells(view: BoardView, model: ColourModel, change: np.ndarray) -> np.ndarray:
+def _glared_cells(view: BoardView, model: ColourModel, change: np.ndarray) -> np.ndarray:
     """(10, 10) dark cells whose top sample is clipped white (`_WASHED_L`) under a lamp's
     glare: their floor, the square's own colour beside the piece, is `_GLARE_RISE` lighter
     than an empty dark square under the cell's light.  A glare adds its light to whatever
@@ -584,10 +584,10 @@ def glared_cells(view: BoardView, model: ColourModel, change: np.ndarray) -> np.
     4040007).  A pale man clipped white where no glare lies (a bright room) keeps its colour's
     word: the floor there is the plain square."""
     assert model.cells is not None
-    dark = np.ones((10, 10), dtype=bool) if model.cells.dark is None else model.cells.dark
     plain = relight(np.asarray(model.dark_square, dtype=np.float64)[None, None],
                     model.cells.light * change)[..., 0]
-    return dark & (view.top[..., 0] >= _WASHED_L) & (view.floor[..., 0] >= plain + _GLARE_RISE)
+    return model.cells.dark_cells() & (view.top[..., 0] >= _WASHED_L) \
+        & (view.floor[..., 0] >= plain + _GLARE_RISE)
 
 
 #: Least spread (natural log) of a class's outline contrast about its centre, and the most the
@@ -661,8 +661,7 @@ def _odd_floor(model: ColourModel, change: np.ndarray) -> np.ndarray:
     typical = model.floor_offset[EMPTY][None, None] * change[..., None]
     spread = np.sqrt(NOISE ** 2 + model.floor_spread[EMPTY] ** 2)
     off = np.abs(own - typical) / spread
-    dark = np.ones((10, 10), dtype=bool) if cells.dark is None else cells.dark
-    return (np.nan_to_num(off, nan=0.0).max(axis=-1) > _FLOOR_ODD) & dark
+    return (np.nan_to_num(off, nan=0.0).max(axis=-1) > _FLOOR_ODD) & cells.dark_cells()
 
 
 def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
@@ -670,7 +669,7 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
     assert model.cells is not None
     if change is None:
         change = light_change(view, model, dark_parity)
-    glared = glared_cells(view, model, change)
+    glared = _glared_cells(view, model, change)
     loglik, d2 = _cell_likelihoods(view, model, change, glared)
     prior = model.cells.prior()
     # where only the outline speaks, what was last known there weighs in (a piece's colour)
