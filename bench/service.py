@@ -123,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.render_into:
         return render_into(args.render_into, args.frames, args.fps)
 
+    # as `frisian-companion run` does: OpenCV's libraries' start-up pages given back first
+    from device.library_pages import release_library_pages
+
+    release_library_pages()
     from gpiozero.pins.mock import MockFactory
 
     from device.config import PinsConfig, SpeechConfig

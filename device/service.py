@@ -55,6 +55,7 @@ from typing import Callable, Protocol, Sequence
 
 from device.commands import is_adjourned
 from device.errors import Refused
+from device.library_pages import release_library_pages
 from device.memory import release_frames
 from device.notify import Notifier, watchdog_interval
 from device.sources import CaptureThread, Frame, FrameSource
@@ -1449,6 +1450,8 @@ class Companion:
         """Watch until ``stop`` is set or a recording ends."""
         self.stats = Stats(started=time.monotonic())
         release_frames()  # before the capture thread makes its own heap (`device.memory`)
+        # library pages given back: now (the imports'), after the first frame, once calibrated
+        released = self._release_library_pages(-1)
         if self.arbiter is None:
             self.open_game()
         capture = CaptureThread(self.source).start()
@@ -1488,6 +1491,7 @@ class Companion:
                     self._watched()
                 else:
                     events = self.process(frame)
+                    released = self._release_library_pages(released)
                     if on_frame is not None:
                         on_frame(frame, events)
                     if self.view is not None:
@@ -1500,6 +1504,18 @@ class Companion:
         finally:
             self.notifier.stopping()
             capture.stop()
+
+    def _release_library_pages(self, done: int) -> int:
+        """Give back the pages of libraries loaded but not run (`device.library_pages`): after
+        the imports (-1: before the first frame), after the first frame (the image codecs'
+        start: Debian's OpenCV registers GDAL's drivers on the first decode) and once calibrated
+        (the board finding's code runs once).  ``done``: how far that went (0, 1, 2)."""
+        due = 0 if done < 0 else 2 if self._calibrated else 1
+        if done < due or done < 0:
+            kb = release_library_pages()
+            log.debug("%.1f MB of library pages given back (%s)", kb / 1024,
+                      ("at the start", "after the first frame", "calibrated")[due])
+        return max(done, due)
 
     def progress_text(self, frame: Frame | None = None) -> str:
         game = self.arbiter.game if self.arbiter else None

@@ -52,6 +52,8 @@ import time
 import wave
 from typing import Any, TextIO
 
+from device.library_pages import release_library_pages
+
 
 def _answer(out: TextIO, message: dict[str, Any]) -> None:
     out.write(json.dumps(message) + "\n")
@@ -130,6 +132,8 @@ def serve(voice: str, fallback: str, rate: int, requests: TextIO, out: TextIO) -
         return 3
     finally:
         os.unlink(warm)
+    # what starting touched of Python's, pyttsx3's and espeak-ng's files is not run again
+    release_library_pages()
     _answer(out, hello)
     player = shutil.which("aplay")
     for line in requests:

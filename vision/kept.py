@@ -84,17 +84,35 @@ class Kept:
             and self.pixels.shape == other.pixels.shape
 
 
+#: How much of each frame is summed at a time (`_mean_into`): the sums of a whole box (4.6 MB at
+#: 1280x960 in 16 bits) and its mean, held at once beside the whole frame they go into, were the
+#: service's peak of memory on the Pi's stack (issue 19, `bench.service`).
+_STRIP_BYTES = 256 * 1024
+
+
+def _mean_into(frames: Sequence[np.ndarray], out: np.ndarray) -> None:
+    """Write the mean of same-shaped ``frames`` (two or more) into ``out`` (uint8, their shape;
+    a view into a larger frame will do), a strip of rows at a time."""
+    n = len(frames)
+    # summed in 16 bits while they fit (in float32 a strip's sum is twice as large)
+    dtype = np.uint16 if n <= 257 else np.float32
+    step = max(1, _STRIP_BYTES // max(1, frames[0][:1].nbytes))
+    for r in range(0, frames[0].shape[0], step):
+        total = frames[0][r:r + step].astype(dtype)
+        for f in frames[1:]:
+            np.add(total, f[r:r + step], out=total)
+        out[r:r + step] = cv2.convertScaleAbs(total, alpha=1.0 / n).reshape(total.shape)
+
+
 def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The mean of same-shaped ``frames`` (at least one), uint8: a real camera's noise shrinks
     with the square root of their number."""
     frames = list(frames)
     if len(frames) == 1:
         return frames[0]
-    # summed in 16 bits while they fit (a 1280x960 sum is 7 MB; in float32 it was 15)
-    total = frames[0].astype(np.uint16 if len(frames) <= 257 else np.float32)
-    for f in frames[1:]:
-        np.add(total, f, out=total)
-    return cv2.convertScaleAbs(total, alpha=1.0 / len(frames))
+    out = np.empty_like(frames[0])
+    _mean_into(frames, out)
+    return out
 
 
 def mean_kept(kept: Sequence[Kept], backdrop: np.ndarray) -> np.ndarray:
@@ -107,10 +125,12 @@ def mean_kept(kept: Sequence[Kept], backdrop: np.ndarray) -> np.ndarray:
     if (backdrop.shape[1], backdrop.shape[0]) != first.size:
         raise ValueError(f"a backdrop of {backdrop.shape[1]}x{backdrop.shape[0]} for frames "
                          f"of {first.size[0]}x{first.size[1]}")
-    mean = mean_frame([k.pixels for k in kept])
     x0, y0, x1, y1 = first.box
     if (x0, y0, x1, y1) == (0, 0, *first.size):
-        return mean
+        return mean_frame([k.pixels for k in kept])
     out = backdrop.copy()
-    out[y0:y1, x0:x1] = mean
+    if len(kept) == 1:
+        out[y0:y1, x0:x1] = first.pixels
+    else:
+        _mean_into([k.pixels for k in kept], out[y0:y1, x0:x1])
     return out
