@@ -14,7 +14,13 @@ bundled real game rendered at 1280x960 by a child process beforehand and read ba
 frames, not the renderer.  The time reading (decoding) frames takes is measured apart.  Resident
 memory is the peak of this process (``ru_maxrss``) plus the speech worker's, when there is one,
 this process's resident memory at the end of the loop, and the peak of its anonymous part
-(`AnonPeak`: what the service allocates, without the libraries' code mapped from files).  Progress goes to stderr; stdout gets one JSON line.
+(`AnonPeak`: what the service allocates, without the libraries' code mapped from files).
+``peak_total_rss_mb`` adds the two processes' resident sets, so it counts twice the pages both
+map from one file (Python's own code, the C library: 4-5 MB); ``peak_service_mb``, the
+service's pages, adds to this process's peak only the worker's own (`private_kb`).  Both take
+this process's peak, which on Debian's OpenCV is its import, before the worker starts;
+``peak_together_mb`` is the peak of the two resident sets added at one time while the loop runs
+(sampled every 5 ms with the anonymous peak).  Progress goes to stderr; stdout gets one JSON line.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import time
 
 import cv2
 
-from bench.procstatus import status_kb
+from bench.procstatus import private_kb, status_kb
 
 
 class TimedSource:
@@ -73,8 +79,11 @@ class AnonPeak:
     are read from files, shared with any other process using them and dropped under pressure,
     so the anonymous peak is what the service itself holds."""
 
-    def __init__(self, every: float = 0.005) -> None:
+    def __init__(self, every: float = 0.005, others=lambda: ()) -> None:
         self.every, self.anon, self.file = every, 0.0, 0.0
+        # the peak of this process's resident set and the other processes' (``others()``: their
+        # pids, the speech worker's) at one time
+        self.others, self.together = others, 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="anon peak", daemon=True)
 
@@ -91,6 +100,13 @@ class AnonPeak:
             anon = status_kb("RssAnon") / 1024
             if anon > self.anon:
                 self.anon, self.file = anon, status_kb("RssFile") / 1024
+            together = status_kb("VmRSS")
+            for pid in self.others():
+                try:
+                    together += status_kb("VmRSS", pid)
+                except OSError:  # (ended meanwhile)
+                    pass
+            self.together = max(self.together, together / 1024)
             if self._stop.wait(self.every):
                 return
 
@@ -156,15 +172,20 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"frame {c.stats.frames}/{args.frames}, {c.arbiter.game.ply} moves", file=sys.stderr)
 
         t0 = time.perf_counter()
-        with AnonPeak() as anon:
+        def worker() -> tuple[int, ...]:
+            proc = getattr(speaker.backend, "_proc", None)
+            return () if proc is None else (proc.pid,)
+
+        with AnonPeak(others=worker) as anon:
             c.run(threading.Event(), max_frames=args.frames, on_frame=progress)
         wall = time.perf_counter() - t0
         rss_now_mb = status_kb("VmRSS") / 1024
         proc = getattr(speaker.backend, "_proc", None)
         try:  # (the worker may have ended with the loop)
             speech_mb = status_kb("VmRSS", proc.pid) / 1024 if proc is not None else 0.0
+            speech_own_mb = private_kb(proc.pid) / 1024 if proc is not None else 0.0
         except OSError:
-            speech_mb = 0.0
+            speech_mb = speech_own_mb = 0.0
         moves = c.arbiter.game.ply
         c.close()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -183,7 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         "peak_anon_mb": round(anon.anon, 1),
         "file_mb_at_anon_peak": round(anon.file, 1),
         "speech_worker_rss_mb": round(speech_mb, 1),
+        "speech_worker_own_mb": round(speech_own_mb, 1),
         "peak_total_rss_mb": round(rss_mb + speech_mb, 1),
+        "peak_service_mb": round(rss_mb + speech_own_mb, 1),
+        "peak_together_mb": round(anon.together, 1),
         "python": platform.python_version(),
         "opencv": cv2.__version__,
     }

@@ -367,14 +367,15 @@ class CaptureThread:
 
     ``get()`` hands over the newest frame not yet handed over.  For a live source only the newest
     is kept (stale frames are dropped and counted); for a recording (``live`` False) every frame is
-    kept, in order, and reading waits while ``buffer`` frames are waiting (two keep the loop fed
-    while the next is decoded; each is 3.7 MB at 1280x960, eight held 30 MB).  When ``read`` or
+    kept, in order, and the next is read once fewer than ``buffer`` frames are waiting (one keeps
+    the loop fed: the next is decoded while the loop reads the one taken; each is 3.7 MB at
+    1280x960, eight held 30 MB).  When ``read`` or
     ``open`` fails, the source is lost: it is logged once, reopened after ``backoff`` pauses
     (the last one repeating), and when it is back delivery goes on.
     """
 
     def __init__(self, source: FrameSource, *, backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0, 10.0),
-                 buffer: int = 2) -> None:
+                 buffer: int = 1) -> None:
         self.source = source
         self.backoff = tuple(backoff) or (1.0,)
         self.keep_all = not getattr(source, "live", True)
@@ -437,16 +438,26 @@ class CaptureThread:
 
     def _put(self, frame: Frame) -> None:
         with self._cond:
-            if self.keep_all:
-                while len(self._frames) >= self._buffer and not self._stop.is_set():
-                    self._cond.wait(0.1)
-            elif self._frames:
+            if not self.keep_all and self._frames:
                 self.dropped += 1
             self._frames.append(frame)
             self._cond.notify_all()
 
+    def _wait_for_room(self) -> None:
+        """A recording is read only once fewer than ``buffer`` frames wait: a frame read ahead
+        and held until there is room for it was one frame (3.7 MB) more in memory.  A live
+        source is read all the time (its driver would keep the stale frames instead)."""
+        if not self.keep_all:
+            return
+        with self._cond:
+            while len(self._frames) >= self._buffer and not self._stop.is_set():
+                self._cond.wait(0.1)
+
     def _run(self) -> None:
         while not self._stop.is_set():
+            self._wait_for_room()
+            if self._stop.is_set():
+                break
             self._read_since = time.monotonic()
             try:
                 frame = self.source.read()
@@ -464,6 +475,8 @@ class CaptureThread:
                     self._cond.notify_all()
                 break
             self._put(frame)
+            # not held while the next is read: a live source's frame may be dropped meanwhile
+            del frame
         self._close_source()
 
     def _lose(self, error: BaseException) -> None:

@@ -132,6 +132,38 @@ def test_capture_thread_keeps_every_frame_of_a_recording(tmp_path):
     assert got == list(range(30))
 
 
+def test_a_recording_is_read_no_further_ahead_than_one_frame_waiting(tmp_path):
+    """Issue 19 (the service under 150 MB): a recording's frames are read only when the loop
+    has room for them; one read ahead and held until there was room was 3.7 MB more.  And the
+    loop is still fed: every frame comes, in order."""
+
+    class Counting:
+        live = False
+
+        def __init__(self, inner) -> None:
+            self.inner, self.name, self.reads = inner, inner.name, 0
+
+        def open(self) -> None:
+            self.inner.open()
+
+        def read(self):
+            self.reads += 1
+            return self.inner.read()
+
+        def close(self) -> None:
+            self.inner.close()
+
+    source = Counting(VideoFileSource(write_video(tmp_path / "game.avi", 10)))
+    with CaptureThread(source) as capture:
+        time.sleep(0.5)  # the loop busy with a frame: nothing taken
+        assert source.reads == 1  # the one waiting, nothing read beyond it
+        got = []
+        while (f := capture.get(timeout=10)) is not None:
+            got.append(number(f))
+            assert source.reads <= len(got) + 1
+    assert got == list(range(10))
+
+
 class FakeCamera:
     """A live source: numbered pictures as fast as asked; can be unplugged and plugged in."""
 

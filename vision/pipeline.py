@@ -249,7 +249,10 @@ class BoardWatcher:
         self._quiet: deque[Kept] = deque(maxlen=_GATHER_FRAMES)
         self._offered: set[str] = set()
         self._quiet_read = 0  # how many frames the stretch had at its last reading
-        self._offer: tuple[Settled, np.ndarray, _Reading] | None = None
+        # the provisional board offered, the motion view of the picture it was read from (all
+        # `_commit` needs of it: the whole picture, 3.7 MB, was held while the offer stood) and
+        # its reading
+        self._offer: tuple[Settled, np.ndarray | None, _Reading] | None = None
         # (time, view pixels, cells) of the hand last seen over the board, and its pixels that
         # changed since (`_hand_kept`)
         self._hand_last: tuple[float, np.ndarray | None, np.ndarray | None] | None = None
@@ -776,7 +779,7 @@ class BoardWatcher:
         placed = self._passing.placed(self.config.lift_frames)
         settled = Settled(obs, lifted, time, frame=self._frames, placed=placed, provisional=True,
                           **self._seen_at(lifted, placed))
-        self._offer = (settled, frame, self._last_read)
+        self._offer = (settled, self._motion_view(frame), self._last_read)
 
     def _seen_at(self, lifted: tuple[int, ...], placed: tuple[int, ...]) -> dict:
         """When the ``lifted`` and ``placed`` squares of this episode were seen so (`Settled`)."""
@@ -837,7 +840,7 @@ class BoardWatcher:
         it is the still board from now on, as if the view had settled on it."""
         if self._offer is None or self._offer[0] is not settled:
             raise ValueError("only the last provisional board offered can be accepted")
-        _, frame, seen = self._offer
+        _, view, seen = self._offer
         self._offer = None
         obs = settled.observation
         hidden = obs.occluded
@@ -845,7 +848,7 @@ class BoardWatcher:
             # read beside hands (`_beside_hands`): what stood under them is as the still board
             # had it (the game's line changed no square that was not read surely)
             obs = obs.with_readings({sq: self._reference.reading(sq) for sq in hidden})
-        self._commit(frame, seen, obs, teach=False)
+        self._commit(view, seen, obs, teach=False)
         self._passing_obs = settled.observation  # (its occluded squares teach nothing: `confirm`)
         self._offered.clear()
 
@@ -1174,7 +1177,7 @@ class BoardWatcher:
         lifted = self._passing.lifted(self._gone(obs), self.config.lift_frames)
         placed = self._passing.placed(self.config.lift_frames)
         seen_at = self._seen_at(lifted, placed)
-        self._commit(frame, seen, obs)
+        self._commit(self._motion_view(frame), seen, obs)
         if not emit:
             return None
         # beside something at rest, or beside a region from the table on this frame: a dark
@@ -1213,9 +1216,14 @@ class BoardWatcher:
         return [sq for sq in range(1, 51)
                 if (was := before(sq)) is not None and colour(sq, obs) != was]
 
-    def _commit(self, frame: np.ndarray, seen: _Reading, obs: Observation, teach: bool = True
-                ) -> None:
-        """``obs`` (read from ``frame`` as ``seen``) is the still board from now on: the episode
+    def _motion_view(self, frame: np.ndarray) -> np.ndarray | None:
+        """``frame``'s motion view (`small_view`) at the board's location; None before one."""
+        return None if self._location is None else small_view(frame, self._location)
+
+    def _commit(self, view: np.ndarray | None, seen: _Reading, obs: Observation,
+                teach: bool = True) -> None:
+        """``obs`` (read as ``seen`` from a picture whose motion view is ``view``; None before
+        the board was located) is the still board from now on: the episode
         ends, the still view and (``teach``) the colours learn from it.  A provisional board
         (`accept`) teaches less: it was read while the view was busy beside it, and what its
         squares showed may be a hand's shadow or a captured man on its way off.  Taught as the
@@ -1228,8 +1236,7 @@ class BoardWatcher:
         self._passing = Passing()
         self._offer = None
         self._beside_read = None
-        if self._location is not None:
-            view = small_view(frame, self._location)
+        if view is not None:
             moved = None
             if self._reference is not None and self.calibration is not None \
                     and self._pose is not None:

@@ -455,8 +455,15 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     smooth = cv2.GaussianBlur(view.lab, (0, 0), 1.0)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-    squared = cv2.transform(cv2.add(cv2.multiply(gx, gx), cv2.multiply(gy, gy)),
-                            np.ones((1, 3), np.float32))  # summed over L, a and b
+    del smooth
+    # squared and summed in place: each of these three-channel views is 1.7 MB, and the reading
+    # is where the service's memory peaks (issue 19)
+    cv2.multiply(gx, gx, dst=gx)
+    cv2.multiply(gy, gy, dst=gy)
+    cv2.add(gx, gy, dst=gx)
+    del gy
+    squared = cv2.transform(gx, np.ones((1, 3), np.float32))  # summed over L, a and b
+    del gx
     grad = cv2.sqrt(squared) / 8.0
     n = grad.shape[0] - 1
     inner = grad[MARGIN * px:(MARGIN + 10) * px, MARGIN * px:(MARGIN + 10) * px]
