@@ -14,7 +14,9 @@ constants.  Such a page is a copy of its file, held in the page cache: when it i
 kernel maps it back from there (a minor fault, microseconds), so nothing is lost and what stays
 resident is the code the loop runs.  Pages a mapping has written (relocated data, a library's
 variables: anonymous or dirty) are never touched, nor any writable mapping: dropping those would
-lose what was written.  Linux only; elsewhere it releases nothing.
+lose what was written.  Libraries are never unloaded, so the address ranges read from
+``/proc/self/smaps`` still hold them when they are released.  Linux only; elsewhere it releases
+nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 _MADV_DONTNEED = 4
+_NOT_FILES = ("/dev/", "/memfd:", "/SYSV")
 _RANGE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+)\s")
 
 
@@ -44,8 +47,11 @@ class Mapping:
 
     @property
     def releasable(self) -> bool:
-        """A read-only mapping of a file whose resident pages are all clean copies of it."""
-        return (self.path.startswith("/") and "w" not in self.perms
+        """A read-only mapping of a file whose resident pages are all clean copies of it.  Not a
+        device's or a memory file's (``/dev/``, ``/memfd:``: a camera's buffers are no copy of
+        anything on disk)."""
+        return (self.path.startswith("/") and not self.path.startswith(_NOT_FILES)
+                and "w" not in self.perms
                 and self.kb.get("Rss", 0) > 0 and self.kb.get("Anonymous", 0) == 0
                 and self.kb.get("Private_Dirty", 0) == 0 and self.kb.get("Shared_Dirty", 0) == 0)
 
