@@ -17,10 +17,14 @@ this process's resident memory at the end of the loop, and the peak of its anony
 (`AnonPeak`: what the service allocates, without the libraries' code mapped from files).
 ``peak_total_rss_mb`` adds the two processes' resident sets, so it counts twice the pages both
 map from one file (Python's own code, the C library: 4-5 MB); ``peak_service_mb``, the
-service's pages, adds to this process's peak only the worker's own (`private_kb`).  Both take
-this process's peak, which on Debian's OpenCV is its import, before the worker starts;
-``peak_together_mb`` is the peak of the two resident sets added at one time while the loop runs
-(sampled every 5 ms with the anonymous peak).  Progress goes to stderr; stdout gets one JSON line.
+service's pages, adds to this process's peak only the worker's own (`private_kb`), though the
+two peaks may come at different times.  ``peak_together_mb`` is the peak of the two resident sets
+added at one time while the loop runs (sampled every 5 ms with the anonymous peak; shared pages
+twice), and ``peak_whole_mb`` the service's resident memory as the system holds it: the peak of
+this process's resident set plus the worker's own pages at one time (shared pages once), or this
+process's peak alone when that is higher (its import).  cv2 is imported as ``frisian-companion
+run`` imports it (`device.library_pages.import_lightly`).  Progress goes to stderr; stdout gets
+one JSON line.
 """
 
 from __future__ import annotations
@@ -35,8 +39,6 @@ import sys
 import tempfile
 import threading
 import time
-
-import cv2
 
 from bench.procstatus import private_kb, status_kb
 
@@ -82,8 +84,9 @@ class AnonPeak:
     def __init__(self, every: float = 0.005, others=lambda: ()) -> None:
         self.every, self.anon, self.file = every, 0.0, 0.0
         # the peak of this process's resident set and the other processes' (``others()``: their
-        # pids, the speech worker's) at one time
-        self.others, self.together = others, 0.0
+        # pids, the speech worker's) at one time; and of this one's with only the pages the others
+        # hold alone (`private_kb`): the pages both map from one file counted once
+        self.others, self.together, self.whole = others, 0.0, 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="anon peak", daemon=True)
 
@@ -100,18 +103,22 @@ class AnonPeak:
             anon = status_kb("RssAnon") / 1024
             if anon > self.anon:
                 self.anon, self.file = anon, status_kb("RssFile") / 1024
-            together = status_kb("VmRSS")
+            together = whole = status_kb("VmRSS")
             for pid in self.others():
                 try:
                     together += status_kb("VmRSS", pid)
+                    whole += private_kb(pid)
                 except OSError:  # (ended meanwhile)
                     pass
             self.together = max(self.together, together / 1024)
+            self.whole = max(self.whole, whole / 1024)
             if self._stop.wait(self.every):
                 return
 
 
 def render_into(folder: str, frames: int, fps: float) -> int:
+    import cv2
+
     from device.render_source import RenderedSource, load_game
 
     os.makedirs(folder, exist_ok=True)
@@ -135,14 +142,14 @@ def main(argv: list[str] | None = None) -> int:
                          "newest kept (the appliance's memory; a recording keeps a few waiting)")
     ap.add_argument("--render-into", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
     if args.render_into:
         return render_into(args.render_into, args.frames, args.fps)
 
-    # as `frisian-companion run` does: OpenCV's libraries' start-up pages given back first
-    from device.library_pages import release_library_pages
+    # imported as `frisian-companion run` imports it: its libraries' pages given back as they load
+    from device.library_pages import import_lightly
 
-    release_library_pages()
+    cv2 = import_lightly("cv2")
+    cv2.setNumThreads(1)
     from gpiozero.pins.mock import MockFactory
 
     from device.config import PinsConfig, SpeechConfig
@@ -208,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         "peak_total_rss_mb": round(rss_mb + speech_mb, 1),
         "peak_service_mb": round(rss_mb + speech_own_mb, 1),
         "peak_together_mb": round(anon.together, 1),
+        "peak_whole_mb": round(max(anon.whole, rss_mb), 1),
         "python": platform.python_version(),
         "opencv": cv2.__version__,
     }
