@@ -77,7 +77,7 @@ class TimedSource:
 class AnonPeak:
     """The peak of this process's anonymous resident memory, sampled every ``every`` seconds
     on a thread (the kernel keeps the peak of the whole resident set only, ``ru_maxrss``).
-    Debian's OpenCV links about 200 libraries whose code pages alone are 90 MB resident; they
+    Debian's OpenCV links about 350 libraries whose code pages alone are 90 MB resident; they
     are read from files, shared with any other process using them and dropped under pressure,
     so the anonymous peak is what the service itself holds."""
 

@@ -336,7 +336,23 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
             serve(companion, stop=stop)
         finally:
             companion.close()
+    peak = _peak_resident_mb()
+    if peak is not None:
+        logging.getLogger("device.service").info("resident memory at its peak: %.1f MB", peak)
     return 0
+
+
+def _peak_resident_mb() -> float | None:
+    """This process's peak of resident memory so far (the kernel's VmHWM), MB; None where
+    there is no ``/proc``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
@@ -701,10 +717,50 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command ``argv`` (the command line's without it); its exit status."""
+    return _dispatch(_parse(argv), out or sys.stdout)
+
+
+def console() -> None:
+    """The ``frisian-companion`` program: `main` on the command line, then the process ends.
+    After ``run`` (the service) it ends as soon as Python's own exit work is done
+    (`_end_process`), without the C libraries' exit-time destructors: Debian's OpenCV loads
+    about 350 libraries whose destructors page their code back in to run, and that moment,
+    the process's very end, was its peak of resident memory (144-146 MB, 131 while it ran)."""
+    args = _parse(None)
+    status = _dispatch(args, sys.stdout)
+    if args.func is cmd_run:
+        _end_process(status)
+    sys.exit(status)
+
+
+def _end_process(status: int) -> None:
+    """End the process with ``status`` as Python would, less the C libraries' destructors:
+    the threads that are not daemons joined, the exit handlers run (`atexit`, logging's),
+    the standard streams flushed; then ``os._exit``."""
+    import atexit
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # (closed, or the reader went away)
+            pass
+    os._exit(status)
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     # FFmpeg's own complaints about a bad video file would come before our one-line error.
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
-    out = out or sys.stdout
-    args = build_parser().parse_args(argv)
+    return build_parser().parse_args(argv)
+
+
+def _dispatch(args: argparse.Namespace, out: TextIO) -> int:
     try:
         return args.func(args, out)
     except BrokenPipeError:
@@ -723,4 +779,4 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -1,8 +1,8 @@
 """The pages of the libraries the process loaded but does not run: given back to the system.
 
 Debian's OpenCV (Raspberry Pi OS bookworm's ``python3-opencv``, the Pi's stack) is one module
-linked against about 200 libraries: GDAL and its drivers, VTK, Qt, Tesseract, Poppler, FFmpeg
-and more.  Loading them (relocations, symbol look-ups, their constructors) and OpenCV's first
+linked against about 350 libraries (``ldd``): GDAL and its drivers, VTK, Qt, Tesseract,
+Poppler, FFmpeg and more.  Loading them (relocations, symbol look-ups, their constructors) and OpenCV's first
 image decode (which registers GDAL's drivers) touch about 110 MB of their files, and every page
 touched counts in the process's resident memory although the companion never calls that code
 again.  Measured with ``python -m bench.service`` on that stack (2026-12-01, 300 frames): 231

@@ -20,7 +20,6 @@ Debian); elsewhere it does nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
 
 log = logging.getLogger(__name__)
@@ -46,7 +45,9 @@ def release_frames() -> bool:
         return _done
     _done = False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # the process's own symbols, the C library's among them (`ctypes.util.find_library`
+        # would run ``ldconfig -p``: a child process for a name already loaded)
+        libc = ctypes.CDLL(None)
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         log.debug("no glibc mallopt here: the allocator keeps its defaults")
