@@ -234,6 +234,9 @@ class Arbiter:
     # recorded move, when it says (`Settled.lifted_at`, `placed_at`): ("lifted" | "placed", sq)
     _sighted: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
+    # boards read whole in passing since the last recorded move that the arbiter only looked
+    # again at: evidence between lines the still board cannot tell apart (`_glimpsed`)
+    _glimpses: list[Observation] = field(default_factory=list, repr=False)
     # a capture whose captured men were still being taken off: ((ply, move, men standing),
     # when that board was first read) (`_taking_off_pieces`)
     _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
@@ -408,6 +411,8 @@ class Arbiter:
             return ()
         trial, events = self._trial(settled, quick=True)
         obs = settled.observation
+        if events and not obs.occluded and all(isinstance(e, LookAgain) for e in events):
+            self._glimpse(obs)
         if _wants_another_reading(events) and not obs.occluded:
             # A board read whole that legal play explains, several plies on, wanting only
             # another reading of it: evidence for the still board to come (`seen`).  Quick
@@ -468,6 +473,7 @@ class Arbiter:
         trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
         trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
         trial._sighted = dict(self._sighted)
+        trial._glimpses = list(self._glimpses)
         trial._quick_only = quick
         return trial, list(trial.observe(replace(settled, provisional=False)))
 
@@ -544,6 +550,12 @@ class Arbiter:
             del self.seen[0], self._kinds[0]
             self.pending_at = max(self.pending_at - 1, -1)
 
+    def _glimpse(self, obs: Observation) -> None:
+        """Keep a board read whole in passing that the arbiter only looked again at (`_glimpsed`),
+        the oldest going first beyond `RECOVERY_READINGS`."""
+        self._glimpses.append(obs)
+        del self._glimpses[:-RECOVERY_READINGS]
+
     def _sight(self, settled: Settled) -> None:
         """Keep the frame each square of ``settled`` was first seen lifted or placed on."""
         for kind, squares, frames in (("lifted", settled.lifted, settled.lifted_at),
@@ -564,6 +576,7 @@ class Arbiter:
         self._lifted_seen = []
         self._placed_seen = []
         self._sighted = {}
+        self._glimpses = []
         self.seen.clear()
         self._kinds.clear()
         self._acts.clear()
@@ -717,6 +730,8 @@ class Arbiter:
             if key is None and decision.doubt:
                 key = self._seen_placed(found, decision)
                 if key is None:
+                    key = self._glimpsed(found, decision)
+                if key is None:
                     return (LookAgain(self.game.ply, when, "the reading fits more than one line of moves",
                                       decision.doubt),)
             if key is None:
@@ -836,6 +851,34 @@ class Arbiter:
             return None
         passed = self._passed([found[best[1]], found[rival[1]]])
         return best if passed is found[best[1]] else None
+
+    def _glimpsed(self, found: list[tuple[Line, "Trail", int]], decision) -> tuple | None:
+        """The likelier of two lines the reading cannot tell apart (a square between them read
+        unsurely, or under a hand) when a board read whole in passing since the last recorded
+        move (`_glimpses`) fits a position of one line on every square it read surely, and none
+        of the other's, and no such board says the opposite: its key, else None.  A lone king
+        moved and taken at once (15-42 37x48) gives the board that its move to an edge square
+        and the taker's plain move (15-4 37-48) give, but for the edge square, under the fingers
+        of a hand resting there on every still board; a board read in passing between two hand
+        frames showed 4 empty at 0.99, which only the capture's line ever has (the system
+        bench's selfplay-39 at seed 4343015: nothing was recorded before)."""
+        best, rival = decision.best, decision.runner_up
+        if best is None or rival is None or best[0] != "line" or rival[0] != "line" \
+                or best[1] == rival[1] or not self._glimpses:
+            return None
+        lines = (found[best[1]][0], found[rival[1]][0])
+        if any(line.root is Root.AS_SEEN for line in lines):
+            return None
+        positions = [(line.start, *(after for _, after in line.moves)) for line in lines]
+        told: set[int] = set()
+        for obs in self._glimpses:
+            sure = SureKinds.of(obs)
+            fits = [any(sure.fits(p) for p in along) for along in positions]
+            if fits[0] != fits[1]:
+                told.add(0 if fits[0] else 1)
+        if len(told) != 1:
+            return None
+        return best if told == {0} else rival
 
     def _passed(self, tied: list[tuple[Line, "Trail", int]]) -> tuple[Line, "Trail", int] | None:
         """Of lines that give the same board (a transposition, or a piece's route: a man's 12-7

@@ -50,6 +50,11 @@ class SureKinds:
                 black |= BIT[sq]
         return cls(white, black, empty, unsure)
 
+    def fits(self, position: Position) -> bool:
+        """Whether ``position`` holds these kinds on every square read surely."""
+        wm, wk, bm, bk = position._state[:4]
+        return _misfits(wm | wk, bm | bk, self) == 0
+
 
 @dataclass(frozen=True, slots=True)
 class Search:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from rules.arbiter import (ORDER_UNSEEN, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE,
@@ -401,6 +402,43 @@ def test_two_lines_a_square_cannot_tell_apart_are_told_by_where_pieces_were_put_
             break
     assert texts(events) == ["47-33", "19-23", "33x13"]
     assert arb.over is not None and not of(events, Irregularity)
+
+
+def _lone_king_taken(glimpse: bool) -> list:
+    """W:WK15:BK37,K49, White to move: 15-42 37x48 (White's last piece taken, Art. 20a), every
+    still board read with square 4 under the fingers of a hand resting at the board's edge
+    (occluded, "empty or a white man" at 0.50), so that 15-4 37-48 gives it as well; 15, the
+    king's first square, read empty only at 0.80.  With ``glimpse``, a board read whole in
+    passing between two hand frames first, 4 empty at 0.99."""
+    arb = Arbiter(Game(start=Position.from_fen("W:WK15:BK37,K49")))
+    end = {48: Piece(BLACK, True), 49: Piece(BLACK, True)}
+    king_gone = {15: SquareReading(None, 0.8, Piece(WHITE, True))}
+    under_hand = {4: SquareReading(None, 0.5, Piece(WHITE), True), **king_gone}
+    events: list = []
+    if glimpse:
+        events += arb.observe(replace(settled(end, readings=king_gone, time=5.8), provisional=True))
+    for i in range(12):
+        events += arb.observe(settled(end, readings=under_hand, time=6.0 + 0.5 * i))
+        if arb.over is not None:
+            break
+    return events, arb
+
+
+def test_two_lines_a_hidden_square_cannot_tell_apart_are_told_by_a_board_read_whole_in_passing_art_20():
+    # The system bench's selfplay-39 at seed 4343015: nothing was recorded, the arbiter asking
+    # to look again at square 4 until the recording ended.
+    events, arb = _lone_king_taken(glimpse=True)
+    assert texts(events) == ["15-42", "37x48"]
+    assert arb.over is not None and not of(events, Irregularity)
+
+
+def test_two_lines_a_hidden_square_cannot_tell_apart_are_not_guessed_between():
+    # Without the board read in passing nothing tells the two positions apart (a white king on
+    # 4 or not): nothing is recorded, and what is unclear is said (the system bench's
+    # selfplay-37 at seed 4242014, 12-29 38x24 or 12-3 38-24, square 3 under a resting hand).
+    events, arb = _lone_king_taken(glimpse=False)
+    assert not of(events, MovePlayed) and arb.over is None
+    assert any(4 in look.squares for look in of(events, LookAgain))
 
 
 def test_a_transposition_seen_landing_is_told_apart_though_an_older_sighting_fits_neither_art_22():
