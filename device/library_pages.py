@@ -2,11 +2,12 @@
 
 Debian's OpenCV (Raspberry Pi OS bookworm's ``python3-opencv``, the Pi's stack) is one module
 linked against about 350 libraries (``ldd``): GDAL and its drivers, VTK, Qt, Tesseract,
-Poppler, FFmpeg and more.  Loading them (relocations, symbol look-ups, their constructors) and OpenCV's first
-image decode (which registers GDAL's drivers) touch about 110 MB of their files, and every page
-touched counts in the process's resident memory although the companion never calls that code
-again.  Measured with ``python -m bench.service`` on that stack (2026-12-01, 300 frames): 231
-MB resident at the peak, 112 MB of it file pages; pip's OpenCV, one library, 41 MB of them.
+Poppler, FFmpeg and more.  Loading them (relocations, symbol look-ups, their constructors) and
+OpenCV's first image decode (which registers GDAL's drivers) touch about 110 MB of their files,
+and every page touched counts in the process's resident memory although the companion never
+calls that code again.  Measured with ``python -m bench.service`` on that stack (2026-12-01,
+300 frames): 231 MB resident at the peak, 112 MB of it file pages; pip's OpenCV, one library,
+41 MB of them.
 
 `release_library_pages` tells the kernel (``madvise(MADV_DONTNEED)``) that the process no
 longer needs the resident pages of its read-only file mappings: the libraries' code and

@@ -845,9 +845,8 @@ class Arbiter:
         33x13 were seen landing on 33, but the board after them, 23 read empty at 0.45, also
         fitted 47-36 19-23 36-13 with 23 read wrongly, and the game's end was never recorded
         (the other renderer's selfplay-50, seed 31003)."""
-        best, rival = decision.best, decision.runner_up
-        if best is None or rival is None or best[0] != "line" or rival[0] != "line" \
-                or best[1] == rival[1]:
+        best, rival = _two_lines(decision)
+        if best is None:
             return None
         passed = self._passed([found[best[1]], found[rival[1]]])
         return best if passed is found[best[1]] else None
@@ -862,9 +861,8 @@ class Arbiter:
         of a hand resting there on every still board; a board read in passing between two hand
         frames showed 4 empty at 0.99, which only the capture's line ever has (the system
         bench's selfplay-39 at seed 4343015: nothing was recorded before)."""
-        best, rival = decision.best, decision.runner_up
-        if best is None or rival is None or best[0] != "line" or rival[0] != "line" \
-                or best[1] == rival[1] or not self._glimpses:
+        best, rival = _two_lines(decision)
+        if best is None or not self._glimpses:
             return None
         lines = (found[best[1]][0], found[rival[1]][0])
         if any(line.root is Root.AS_SEEN for line in lines):
@@ -1793,6 +1791,16 @@ def _legal_play(events) -> bool:
     but what a provisional board may bring about (`_PROVISIONAL_EVENTS`)."""
     return any(isinstance(e, MovePlayed) for e in events) \
         and all(isinstance(e, _PROVISIONAL_EVENTS) for e in events)
+
+
+def _two_lines(decision) -> tuple[tuple | None, tuple | None]:
+    """The keys of the best two lines of a `_lines_through` decision, when it has two distinct
+    ones (`_seen_placed`, `_glimpsed`); else (None, None)."""
+    best, rival = decision.best, decision.runner_up
+    if best is None or rival is None or best[0] != "line" or rival[0] != "line" \
+            or best[1] == rival[1]:
+        return None, None
+    return best, rival
 
 
 def _wants_another_reading(events) -> bool:

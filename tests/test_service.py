@@ -190,6 +190,18 @@ def test_a_camera_that_vanishes_and_comes_back_leaves_the_record_intact(tmp_path
 
 # -- the service as a process ------------------------------------------------------------------
 
+def recorded_frames(source: RenderedSource, folder: Path) -> list:
+    """Record ``source``'s frames into ``folder`` as a camera's JPEG files (a `folder:` source);
+    the truth of each frame, in order (the tail repeats the last frame's)."""
+    folder.mkdir()
+    source.open()
+    truth = []
+    while (frame := source.read()) is not None:
+        cv2.imwrite(str(folder / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        truth.append(source.truth)
+    return truth
+
+
 def run_cli(*args, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "device.cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=kw.get("cwd"),
@@ -203,15 +215,11 @@ def test_sigkill_in_the_middle_loses_no_move_and_resumes(tmp_path):
     # sees it; vision takes that still change as the board (`WatchConfig.static_explained_s`)
     for move in game.moves[:10]:
         short.push(move)
-    frames, truth = tmp_path / "frames", []
-    frames.mkdir()
+    frames = tmp_path / "frames"
     # (no next mover's hand hovering over the board, `Pace.hover`: the camera goes on below from
     # a board seen still after the last recorded move)
-    source = RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0))
-    source.open()
-    while (frame := source.read()) is not None:
-        cv2.imwrite(str(frames / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        truth.append(source.truth)  # the tail repeats the last frame's truth
+    truth = recorded_frames(RenderedSource(short, fps=6, seed=13,
+                                           pace=replace(Pace.of_seed(13), hover=0.0)), frames)
     config = tmp_path / "config.toml"
     config.write_text("[camera]\nfps = 6\n[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n"
                       "[web]\nenabled = false\n")  # (no page on port 8080 beside other tests)
@@ -277,11 +285,8 @@ def test_the_service_ends_without_paging_its_libraries_back_in_and_keeps_every_m
     for move in game.moves[:4]:
         short.push(move)
     frames = tmp_path / "frames"
-    frames.mkdir()
-    source = RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0))
-    source.open()
-    while (frame := source.read()) is not None:
-        cv2.imwrite(str(frames / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    recorded_frames(RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0)),
+                    frames)
     config = tmp_path / "config.toml"
     config.write_text("[camera]\nfps = 6\n[speech]\nenabled = false\n[web]\nenabled = false\n")
     database = tmp_path / "games.sqlite3"
@@ -329,15 +334,10 @@ def test_a_full_disk_stops_the_service_with_status_3_and_loses_no_recorded_move(
     short = Game(start=game.start)
     for move in game.moves[:5]:
         short.push(move)
-    frames, truth = tmp_path / "frames", []
-    frames.mkdir()
+    frames = tmp_path / "frames"
     # seed 5: players who leave the board still long enough for each move to be recorded (and
     # shown) on its own, and for the restarted service to see the board before the next move
-    source = RenderedSource(short, fps=6, seed=5, tail_s=1.0)
-    source.open()
-    while (frame := source.read()) is not None:
-        cv2.imwrite(str(frames / f"{frame.index:05d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        truth.append(source.truth)
+    truth = recorded_frames(RenderedSource(short, fps=6, seed=5, tail_s=1.0), frames)
     config = tmp_path / "config.toml"
     config.write_text("[camera]\nfps = 6\n[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n"
                       "[web]\nenabled = false\n")
