@@ -145,6 +145,32 @@ def test_a_frame_moved_by_the_camera_is_registered_to_the_board(dx, dy):
     assert watcher.read(moved).board() == watcher.read(later.image).board()
 
 
+def test_a_moved_frame_is_registered_whatever_the_exposure_and_grain():
+    """A real camera's exposure lags and its white balance drifts while it shakes, and dim light
+    adds grain: the registration matches the ring's grey levels normalised to their mean and
+    spread, so a frame a few percent darker or bluer and grainy is moved back as far as it
+    moved, and the halves of the ring still agree."""
+    from renderer.render import Renderer
+    from vision.register import Anchor
+    cam = Camera(tilt_deg=35.0, yaw_deg=-25.0, distance_mm=800.0)
+    renderer = Renderer()
+    start = renderer.render(Position.start().pieces(), cam, Style.real_photos(), seed=4)
+    watcher = BoardWatcher(WatchConfig(corner_46=start.corner_46))
+    watcher.calibrate(start.image)
+    anchor = Anchor.of(start.image, watcher._location)
+    rng = np.random.default_rng(4)
+    for dx, dy, gain, cast in [(0.6, -0.5, 0.92, (1.0, 1.0, 1.0)),
+                               (-1.3, 0.8, 1.07, (1.04, 1.0, 0.95)),
+                               (0.3, 1.6, 0.85, (0.96, 1.0, 1.05))]:
+        m = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
+        moved = cv2.warpAffine(start.image, m, start.image.shape[1::-1], flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+        moved = moved * gain * np.array(cast, dtype=np.float32) + 6.0
+        moved += rng.normal(0.0, 5.0, moved.shape).astype(np.float32)
+        found = anchor.shift(np.clip(moved, 0, 255).astype(np.uint8))
+        assert found is not None and np.hypot(found[0] - dx, found[1] - dy) < 0.15, (dx, dy, found)
+
+
 @pytest.mark.parametrize("seed", [3, 8])
 def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
     """A king is twice a man's height: seen from a camera tilted 42 degrees, one on an edge

@@ -5,10 +5,18 @@ pixel or two over a game; the board's location is found once and cached.  Readin
 needs more than the motion view does: a king is told from a man by its top face standing a few
 camera pixels higher (`vision.kings`), so a picture one pixel off its location reads men as
 kings.  An `Anchor` keeps the board's neighbourhood as it looked when the location was placed;
-`Anchor.align` finds how far a frame has moved against it (`cv2.findTransformECC`, a translation,
-sub-pixel) on the ring of the board's border and the table beyond the playing area, where nothing
-in a game changes (the squares would mislead it: a position with many pieces moved gave a pixel),
-and moves the frame back.
+`Anchor.align` finds how far a frame has moved against it (a translation, sub-pixel) on the ring
+of the board's border and the table beyond the playing area, where nothing in a game changes (the
+squares would mislead it: a position with many pieces moved gave a pixel), and moves the frame
+back.
+
+The match maximises the correlation of the ring's grey levels, each side's normalised to zero
+mean and unit length (so a camera's lagging exposure and white balance do not move it), as
+`cv2.findTransformECC` does; it is solved by inverse-compositional Gauss-Newton steps
+(Baker and Matthews, "Lucas-Kanade 20 years on"): the reference's gradients and the normal
+matrix are worked out once when the anchor is placed, and each frame samples only the ring's
+pixels (`cv2.remap` on their coordinates), not the whole rectangle around the board three times
+over.
 """
 
 from __future__ import annotations
@@ -36,19 +44,83 @@ MIN_SHIFT_PX = 0.2
 _NEAR, _FAR = 0.3, 1.4
 #: The match is made on pictures this many times smaller.
 _SCALE = 2
+#: At most this many Gauss-Newton steps; they stop once a step is below `_DONE_PX` (pixels of
+#: the small picture).
+_STEPS, _DONE_PX = 40, 1e-3
+_ROW = 1024
+
+
+@dataclass(frozen=True, eq=False)
+class _Ring:
+    """Part of the ring, ready to be matched: the coordinates of its pixels in the small picture
+    (float32, for `cv2.remap`), the reference's grey levels there normalised to zero mean and
+    unit length, and the steepest-descent rows (2 x pixels: the normalised reference's x and y
+    gradients) and inverse normal matrix of a translation."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+    template: np.ndarray
+    descent: np.ndarray
+    inverse: np.ndarray
+
+    @classmethod
+    def of(cls, blurred: np.ndarray, mask: np.ndarray) -> "_Ring | None":
+        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        ys, xs = np.nonzero(mask)
+        if len(xs) < 16:
+            return None
+        values = blurred[ys, xs].astype(np.float64)
+        values -= values.mean()
+        length = float(np.sqrt(values @ values))
+        if length < 1e-6:
+            return None
+        descent = np.stack([gx[ys, xs], gy[ys, xs]]).astype(np.float64) / length
+        normal = descent @ descent.T
+        if abs(np.linalg.det(normal)) < 1e-12:
+            return None
+        return cls(_rows(xs), _rows(ys), (values / length).astype(np.float32),
+                   descent.astype(np.float32), np.linalg.inv(normal))
+
+    def match(self, now: np.ndarray, start: np.ndarray, limit: float
+              ) -> tuple[np.ndarray, float] | None:
+        """The translation (small picture's pixels) of ``now`` against the reference, from
+        ``start``, and the correlation there; None when the steps run beyond ``limit`` pixels
+        or the match is weak."""
+        p = start.astype(np.float64).copy()
+        rho, n = -1.0, len(self.template)
+        for _ in range(_STEPS):
+            sampled = cv2.remap(now, self.xs + np.float32(p[0]), self.ys + np.float32(p[1]),
+                                cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            values = sampled.ravel()[:n]
+            values = values - np.float32(values.mean())
+            length = float(np.sqrt(values @ values))
+            if length < 1e-6:
+                return None
+            values /= np.float32(length)
+            rho = float(values @ self.template)
+            values -= self.template
+            step = self.inverse @ (self.descent @ values)
+            p -= step
+            if not np.all(np.isfinite(p)) or np.hypot(*p) > limit:
+                return None
+            if np.hypot(*step) < _DONE_PX:
+                break
+        if rho < MIN_CORRELATION:
+            return None
+        return p, rho
 
 
 @dataclass(frozen=True, eq=False)
 class Anchor:
     """The ring beyond the playing area (its border and the table: nothing in a game changes
-    them) as it looked in the frame the ``location`` was placed on: the grey picture of the
-    rectangle ``rect`` (x, y, w, h) around it and the mask of the ring in it."""
+    them) as it looked in the frame the ``location`` was placed on: the rectangle ``rect``
+    (x, y, w, h) around it, and the whole ring and its two L-shaped halves ready to be matched
+    (None when the frame showed too little of them)."""
 
     location: BoardLocation
     rect: tuple[int, int, int, int]
-    reference: np.ndarray
-    mask: np.ndarray
-    halves: tuple[np.ndarray, np.ndarray]
+    rings: tuple[_Ring, _Ring, _Ring] | None
 
     @classmethod
     def of(cls, frame: np.ndarray, location: BoardLocation) -> "Anchor":
@@ -57,41 +129,50 @@ class Anchor:
                                               [10 + _FAR, 10 + _FAR], [-_FAR, 10 + _FAR]]))
         x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int), 0)
         x1, y1 = np.minimum(np.ceil(outline.max(axis=0)).astype(int), [w, h])
-        rect = (int(x0), int(y0), int(max(x1 - x0, 8)), int(max(y1 - y0, 8)))
-        ys, xs = np.mgrid[rect[1]:rect[1] + rect[3]:2, rect[0]:rect[0] + rect[2]:2]
-        grid = location.to_grid(np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float64))
-        beyond = np.abs(grid - 5.0).max(axis=1)
-        ring = (beyond >= 5.0 + _NEAR) & (beyond <= 5.0 + _FAR)
-        # the two L-shaped halves: beyond the grid's top and left sides, and the other two
-        first = (grid[:, 1] - 5.0 < -np.abs(grid[:, 0] - 5.0) + 1e-9) | (grid[:, 0] < 0.0)
+        # even sides: the picture is halved by whole 2x2 blocks (`_grey`, OpenCV's quick path)
+        rect = (int(x0), int(y0), int(max(x1 - x0, 8)) // 2 * 2, int(max(y1 - y0, 8)) // 2 * 2)
         reference = _grey(frame, rect)
-
-        def scaled(m: np.ndarray) -> np.ndarray:
-            return cv2.resize(m.reshape(xs.shape).astype(np.uint8), reference.shape[::-1],
-                              interpolation=cv2.INTER_NEAREST)
-
-        return cls(location, rect, reference, scaled(ring),
-                   (scaled(ring & first), scaled(ring & ~first)))
+        # the centres of the small picture's pixels, in the frame
+        sh, sw = reference.shape
+        ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float64)
+        xs = rect[0] + (xs + 0.5) * rect[2] / sw - 0.5
+        ys = rect[1] + (ys + 0.5) * rect[3] / sh - 0.5
+        grid = location.to_grid(np.stack([xs.ravel(), ys.ravel()], axis=1)).reshape(sh, sw, 2)
+        beyond = np.abs(grid - 5.0).max(axis=2)
+        ring = (beyond >= 5.0 + _NEAR) & (beyond <= 5.0 + _FAR)
+        # pixels whose 3x3 neighbourhood (the blur, the gradient) reaches beyond the picture
+        ring[[0, -1], :] = False
+        ring[:, [0, -1]] = False
+        # the two L-shaped halves: beyond the grid's top and left sides, and the other two
+        first = (grid[..., 1] - 5.0 < -np.abs(grid[..., 0] - 5.0) + 1e-9) | (grid[..., 0] < 0.0)
+        blurred = _blur(reference)
+        rings = tuple(_Ring.of(blurred, m) for m in (ring, ring & first, ring & ~first))
+        if any(r is None for r in rings):
+            return cls(location, rect, None)
+        return cls(location, rect, rings)  # type: ignore[arg-type]
 
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
         """How far (x, y image pixels) ``frame`` has moved against the anchor; None when that
         cannot be told (a weak match: a hand over much of the border; a shift too large for
         shake)."""
         x, y, w, h = self.rect
-        if frame.shape[0] < y + h or frame.shape[1] < x + w:
+        if self.rings is None or frame.shape[0] < y + h or frame.shape[1] < x + w:
             return None
-        now = _grey(frame, self.rect)
-        found = [_match(self.reference, now, m) for m in (self.mask, *self.halves)]
-        if any(f is None for f in found):
+        now = _blur(_grey(frame, self.rect))
+        limit = MAX_SHIFT_SQUARES * self.location.square_px / _SCALE
+        whole, *halves = self.rings
+        found = whole.match(now, np.zeros(2), limit)
+        if found is None:
             return None
-        (dx, dy), a, b = found  # type: ignore[misc]
+        p = found[0]
         # each half alone (an L of two sides holds both directions) must agree: a piece's top
         # or shadow reaching into one side pulls the match there, not on the other
-        if np.hypot(a[0] - b[0], a[1] - b[1]) > AGREE_PX:
+        a, b = (half.match(now, p, limit) for half in halves)
+        if a is None or b is None:
             return None
-        if np.hypot(dx, dy) > MAX_SHIFT_SQUARES * self.location.square_px:
+        if _SCALE * np.hypot(*(a[0] - b[0])) > AGREE_PX:
             return None
-        return dx, dy
+        return _SCALE * float(p[0]), _SCALE * float(p[1])
 
     def align(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` moved back onto the anchor (unchanged when the shift is too small to matter
@@ -105,20 +186,17 @@ class Anchor:
                               borderMode=cv2.BORDER_REPLICATE)
 
 
-def _match(reference: np.ndarray, now: np.ndarray, mask: np.ndarray
-           ) -> tuple[float, float] | None:
-    """The translation (image pixels) of ``now`` against ``reference`` on ``mask``, or None
-    (no convergence, a weak match)."""
-    warp = np.eye(2, 3, dtype=np.float32)
-    try:
-        cc, warp = cv2.findTransformECC(reference, now, warp, cv2.MOTION_TRANSLATION,
-                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40,
-                                         1e-4), mask, 3)
-    except cv2.error:  # no convergence
-        return None
-    if cc < MIN_CORRELATION:
-        return None
-    return _SCALE * float(warp[0, 2]), _SCALE * float(warp[1, 2])
+def _rows(coordinates: np.ndarray) -> np.ndarray:
+    """Pixel coordinates as float32 rows of `_ROW` (`cv2.remap` takes maps of fewer than 32,767
+    columns), the last one repeated to fill the last row."""
+    pad = -len(coordinates) % _ROW
+    filled = np.concatenate([coordinates, np.repeat(coordinates[-1:], pad)])
+    return filled.astype(np.float32).reshape(-1, _ROW)
+
+
+def _blur(small: np.ndarray) -> np.ndarray:
+    """A 3x3 Gaussian blur: the gradient and the steps see the border's edges, not the grain."""
+    return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def _grey(frame: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:

@@ -421,6 +421,8 @@ def _reference_variance(model: ColourModel) -> np.ndarray:
 #: the share of the outline that must show an edge (`rim_contrast`).
 _RIM_RADII = np.array([0.34, 0.37, 0.40, 0.43, 0.46])
 _RIM_ANGLES = np.linspace(0.0, 2.0 * np.pi, 48, endpoint=False)
+_RIM_DX = _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
+_RIM_DY = _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
 _RIM_SHARE = 0.6
 #: Half-width (squares) of the band about the grid lines whose gradient is not an outline.
 _RIM_GRID = 0.06
@@ -475,11 +477,8 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     near = off <= max(2.0, _RIM_GRID * px)
     grad = np.where(near[:, None] | near[None, :], -1.0, grad)  # masked: sorted first
     king = _CENTRES + _KING_RAISED * (view.top_xy - _CENTRES)
-    tops = [view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king]
-    best = np.zeros((10, 10))
-    for top in tops:
-        best = np.maximum(best, _outline(grad, top, px, n))
-    return best / typical
+    tops = np.stack([view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king])
+    return np.maximum(_outline(grad, tops, px, n).max(axis=0), 0.0).astype(np.float64) / typical
 
 
 #: Shifts (squares) of the outline circle tried about the top sample (`rim_contrast`).
@@ -488,23 +487,26 @@ _RIM_SHIFTS = ((0.0, 0.0), (_RIM_SHIFT, 0.0), (-_RIM_SHIFT, 0.0), (0.0, _RIM_SHI
                (0.0, -_RIM_SHIFT))
 
 
-def _outline(grad: np.ndarray, top: np.ndarray, px: int, n: int) -> np.ndarray:
-    """(10, 10) the gradient `_RIM_SHARE` of the points of circles about ``top`` (10, 10, 2,
-    squares) reach, the best of `_RIM_RADII` (0 where under 12 points count: the grid's lines
-    masked, as -1, in ``grad``)."""
-    cx = top[..., 0][..., None, None] + _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
-    cy = top[..., 1][..., None, None] + _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
-    xs = np.clip(np.round((cx + MARGIN) * px).astype(int), 0, n)
-    ys = np.clip(np.round((cy + MARGIN) * px).astype(int), 0, n)
-    samples = grad[ys, xs]
-    ordered = np.sort(samples, axis=-1)
+def _outline(grad: np.ndarray, tops: np.ndarray, px: int, n: int) -> np.ndarray:
+    """(..., 10, 10) the gradient `_RIM_SHARE` of the points of circles about ``tops`` (...,
+    10, 10, 2, squares) reach, the best of `_RIM_RADII` (0 where under 12 points count: the
+    grid's lines masked, as -1, in ``grad``).  All the circles are sampled at once (one index
+    into the flattened gradient, one sort): the passing reading does this on every frame."""
+    cx = tops[..., 0][..., None, None] + _RIM_DX
+    cy = tops[..., 1][..., None, None] + _RIM_DY
+    xs = np.clip(np.round((cx + MARGIN) * px).astype(np.intp), 0, n)
+    ys = np.clip(np.round((cy + MARGIN) * px).astype(np.intp), 0, n)
+    ys *= grad.shape[1]
+    ys += xs
+    samples = np.take(grad.ravel(), ys)
     counted = np.count_nonzero(samples >= 0.0, axis=-1)
+    samples.sort(axis=-1)
     masked = samples.shape[-1] - counted
     # the value `_RIM_SHARE` of the counted points reach (at least 12 of them counted)
-    index = masked + np.floor((1.0 - _RIM_SHARE) * np.maximum(counted - 1, 0)).astype(int)
-    reached = np.take_along_axis(ordered, np.minimum(index, samples.shape[-1] - 1)[..., None],
+    index = masked + np.floor((1.0 - _RIM_SHARE) * np.maximum(counted - 1, 0)).astype(np.intp)
+    reached = np.take_along_axis(samples, np.minimum(index, samples.shape[-1] - 1)[..., None],
                                  axis=-1)[..., 0]
-    reached = np.where(counted >= 12, reached, 0.0)  # (10, 10, radii)
+    reached = np.where(counted >= 12, reached, 0.0)  # (..., 10, 10, radii)
     return reached.max(axis=-1)
 
 
