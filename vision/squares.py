@@ -552,11 +552,13 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
 
 
 def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray,
-                      glared: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      glared: np.ndarray | None = None, bare: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """(10, 10, 3) log-likelihoods of each class for every cell's look under ``change`` (the
     light against calibration's), and the squared standardised distances of its top.  On the
     ``glared`` cells (`_glared_cells`) only the outline speaks: their colours tell nothing, and
-    their distances are zero."""
+    their distances are zero.  On the ``bare`` cells a missing outline counts against a piece
+    (`rim_likelihoods`)."""
     assert model.cells is not None
     mean = relight(model.cells.mean, change[..., None])
     loglik, d2 = _log_likelihoods(view.top, mean, _reference_variance(model))
@@ -569,7 +571,7 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray,
     if glared is not None and glared.any():
         loglik = np.where(glared[..., None], 0.0, loglik)
         d2 = np.where(glared[..., None], 0.0, d2)
-    return loglik + rim_likelihoods(view, model), d2
+    return loglik + rim_likelihoods(view, model, bare), d2
 
 
 #: How much lighter (8-bit L) than an empty dark square's plain colour under the cell's light a
@@ -632,14 +634,17 @@ def rim_classes(rims: np.ndarray, labels: np.ndarray, dark: np.ndarray) -> np.nd
     return out
 
 
-def rim_likelihoods(view: BoardView, model: ColourModel) -> np.ndarray:
+def rim_likelihoods(view: BoardView, model: ColourModel,
+                    bare: np.ndarray | None = None) -> np.ndarray:
     """(10, 10, 3) log-likelihoods of each class for each cell's outline contrast
     (`rim_contrast`), from the outlines each class showed at calibration
     (`ColourModel.rim_classes`, a Student t in the log), an empty square's at most
     `_RIM_WEIGHT` below the best, a piece's at most `_RIM_MISSING`: where the colours tell the
     classes apart the outline changes little, where they do not (dark pieces the colour of the
     dark squares, pale ones under a glare) it decides.  A missing outline weighs nothing
-    against a piece (`_RIM_MISSING`).  Zero when the outlines were not learnt."""
+    against a piece (`_RIM_MISSING`), except on the ``bare`` cells (`_bare_cells`: a still
+    board read whole, nothing over the cell, the outlines plain on this board), where it weighs
+    up to `_RIM_BARE`.  Zero when the outlines were not learnt."""
     if model.rim_classes is None:
         return np.zeros((10, 10, 3))
     centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
@@ -647,7 +652,39 @@ def rim_likelihoods(view: BoardView, model: ColourModel) -> np.ndarray:
     loglik = -0.5 * (_NU + 1.0) * np.log1p(z ** 2 / _NU) - np.log(spread)
     loglik = loglik - loglik.max(axis=-1, keepdims=True)
     floor = np.array([-_RIM_WEIGHT, -_RIM_MISSING, -_RIM_MISSING])
+    if bare is not None and bare.any():
+        floor = np.where(bare[..., None], np.array([-_RIM_WEIGHT, -_RIM_BARE, -_RIM_BARE]),
+                         floor)
     return np.maximum(loglik, floor)
+
+
+#: The most a missing outline weighs against a piece on a bare cell (`rim_likelihoods`), and
+#: how far apart (in the larger of the two spreads) the log outline contrasts of the empty
+#: squares and of each side's pieces must have stood at calibration for the outline to be
+#: plain on the board (`_bare_cells`).
+_RIM_BARE = 4.0
+_RIM_PLAIN = 3.0
+
+
+def _bare_cells(view: BoardView, model: ColourModel, glared: np.ndarray) -> np.ndarray:
+    """(10, 10) cells where a missing outline says "no piece": on a board whose pieces all
+    showed their outlines plainly at calibration (each side's log contrast `_RIM_PLAIN`
+    spreads above the empty squares'), a cell neither glared (`_glared_cells`) nor washed
+    out, whose outline contrast is no more than an empty cell's (`_rim_doubt`'s limit).  A
+    piece the colour of the dark squares is told from an empty one by its outline alone: on
+    the other renderer's lidraughts-7 at seed 4545008 (dark red men on dark red squares, whose
+    tops differ from an empty square's by 1-3 units of a* and b*) an emptied square, as flat
+    as any empty one, read empty at only 0.64, and the board was never read clearly again.
+    Only the still board read whole asks this: the passing reading, under the hands and their
+    shadows, does not (`classify`'s ``outline``)."""
+    if model.rim_classes is None or model.rim_empty is None:
+        return np.zeros((10, 10), dtype=bool)
+    centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
+    apart = (centre[1:] - centre[EMPTY]) / np.maximum(spread[1:], spread[EMPTY])
+    if not np.all(apart >= _RIM_PLAIN):
+        return np.zeros((10, 10), dtype=bool)
+    limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
+    return (view.rim <= limit) & ~glared & ~washed_out(view)
 
 
 #: Standard deviations (per channel) by which a cell's own empty top-less-floor difference
@@ -679,7 +716,8 @@ def _classify_cells(view: BoardView, model: ColourModel, dark_parity: int,
     if change is None:
         change = light_change(view, model, dark_parity)
     glared = _glared_cells(view, model, change)
-    loglik, d2 = _cell_likelihoods(view, model, change, glared)
+    bare = _bare_cells(view, model, glared) if outline else None
+    loglik, d2 = _cell_likelihoods(view, model, change, glared, bare)
     prior = model.cells.prior()
     # where only the outline speaks, what was last known there weighs in (a piece's colour)
     loglik = np.where(glared[..., None], loglik + np.log(prior), loglik)
