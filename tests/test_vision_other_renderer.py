@@ -11,6 +11,18 @@ from vision.pipeline import BoardWatcher, WatchConfig
 from altrender.source import AltRenderedSource
 
 
+def _calibrated(game: Game, seed: int) -> tuple[AltRenderedSource, BoardWatcher]:
+    """The other renderer's scene of ``game`` at ``seed`` (10 fps), opened, and a watcher
+    calibrated on the mean of its first eight frames, as the service calibrates."""
+    source = AltRenderedSource(game, seed, fps=10.0, tail_s=3.0)
+    source.open()
+    first = source.read()
+    calm = [first.image] + [source.frame_at(first.time + k / 10.0)[0] for k in range(1, 8)]
+    watcher = BoardWatcher(WatchConfig(corner_46=source.truth.corner_46))
+    watcher.calibrate(mean_frame(calm), board=game.start.pieces())
+    return source, watcher
+
+
 def test_squares_emptied_in_play_read_surely_empty_with_flat_men():
     """The other renderer's selfplay-50 (seed 31003): a set-up game on a blue/yellow board
     whose men stand 0.11 of a square high.  The cells were learnt at the first guess of a
@@ -21,12 +33,7 @@ def test_squares_emptied_in_play_read_surely_empty_with_flat_men():
     game = Game(start=Position.from_fen("W:W16,30,K43:BK8,14,K35,37"))
     for text in "43-49 35x19 49x47 14-19 47-33 19-23 33x13".split():
         game.push_text(text)
-    source = AltRenderedSource(game, 31003, fps=10.0, tail_s=3.0)
-    source.open()
-    first = source.read()
-    calm = [first.image] + [source.frame_at(first.time + k / 10.0)[0] for k in range(1, 8)]
-    watcher = BoardWatcher(WatchConfig(corner_46=source.truth.corner_46))
-    watcher.calibrate(mean_frame(calm), board=game.start.pieces())
+    source, watcher = _calibrated(game, 31003)
     end = game.position.pieces()
     last = source.play.end - 0.5
     for t in (last, last - 0.1, last - 0.2):
@@ -54,12 +61,7 @@ def test_squares_emptied_read_empty_where_the_men_are_the_dark_squares_colour():
     game = Game()
     for text in "31-26 19-24 32-27 20-25 37-31".split():
         game.push_text(text)
-    source = AltRenderedSource(game, 4545008, fps=10.0, tail_s=3.0)
-    source.open()
-    first = source.read()
-    calm = [first.image] + [source.frame_at(first.time + k / 10.0)[0] for k in range(1, 8)]
-    watcher = BoardWatcher(WatchConfig(corner_46=source.truth.corner_46))
-    watcher.calibrate(mean_frame(calm), board=game.start.pieces())
+    source, watcher = _calibrated(game, 4545008)
     last = source.play.end - 0.5
     for t in (last, last - 0.2):
         image, truth = source.frame_at(t)
