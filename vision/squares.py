@@ -424,8 +424,16 @@ _RIM_ANGLES = np.linspace(0.0, 2.0 * np.pi, 48, endpoint=False)
 _RIM_DX = _RIM_RADII[:, None] * np.cos(_RIM_ANGLES)
 _RIM_DY = _RIM_RADII[:, None] * np.sin(_RIM_ANGLES)
 _RIM_SHARE = 0.6
-#: Half-width (squares) of the band about the grid lines whose gradient is not an outline.
+#: Half-width (squares) of the band about the grid lines whose gradient is not an outline, and
+#: at least this many view pixels: the blur (sigma 1) and the Sobel spread a line's gradient
+#: over 3 pixels each side of it.  With 2 pixels, a circle centred in an empty square (the
+#: shift about a man's top undoing the top's offset) passed just outside the band on all four
+#: sides at its largest radius, on the sides' blurred gradient: on a flat dark square, whose
+#: own typical gradient is tiny, that read as an outline of 2-4 (the other renderer's
+#: lidraughts-7 at seed 4545008: an emptied square read as a dark man at 0.99, and Art. 27
+#: was named falsely three plies later).
 _RIM_GRID = 0.06
+_RIM_GRID_PX = 3.0
 #: An empty reading is doubted where a cell's outline contrast exceeds the most an empty cell
 #: showed at calibration (`ColourModel.rim_empty`) by this factor, and at least `_RIM_MIN`.
 _RIM_MARGIN = 1.3
@@ -474,7 +482,7 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     # the squares' own edges (and the board's border) are straight lines on the grid: not an
     # outline, so the circle's points near them do not count
     off = np.abs((np.arange(n + 1) + 0.5) / px - np.round((np.arange(n + 1) + 0.5) / px)) * px
-    near = off <= max(2.0, _RIM_GRID * px)
+    near = off <= max(_RIM_GRID_PX, _RIM_GRID * px)
     grad = np.where(near[:, None] | near[None, :], -1.0, grad)  # masked: sorted first
     king = _CENTRES + _KING_RAISED * (view.top_xy - _CENTRES)
     tops = np.stack([view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king])
