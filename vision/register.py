@@ -64,9 +64,9 @@ class _Ring:
     inverse: np.ndarray
 
     @classmethod
-    def of(cls, blurred: np.ndarray, mask: np.ndarray) -> "_Ring | None":
-        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    def of(cls, blurred: np.ndarray, gx: np.ndarray, gy: np.ndarray, mask: np.ndarray
+           ) -> "_Ring | None":
+        """The part ``mask`` of the ``blurred`` reference, whose gradients are ``gx``, ``gy``."""
         ys, xs = np.nonzero(mask)
         if len(xs) < 16:
             return None
@@ -146,7 +146,10 @@ class Anchor:
         # the two L-shaped halves: beyond the grid's top and left sides, and the other two
         first = (grid[..., 1] - 5.0 < -np.abs(grid[..., 0] - 5.0) + 1e-9) | (grid[..., 0] < 0.0)
         blurred = _blur(reference)
-        rings = tuple(_Ring.of(blurred, m) for m in (ring, ring & first, ring & ~first))
+        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        rings = tuple(_Ring.of(blurred, gx, gy, m)
+                      for m in (ring, ring & first, ring & ~first))
         if any(r is None for r in rings):
             return cls(location, rect, None)
         return cls(location, rect, rings)  # type: ignore[arg-type]

@@ -518,6 +518,13 @@ def _outline(grad: np.ndarray, tops: np.ndarray, px: int, n: int) -> np.ndarray:
     return reached.max(axis=-1)
 
 
+def _rim_limit(model: ColourModel) -> float:
+    """The most outline contrast an empty cell shows: the most an empty cell showed at
+    calibration (`ColourModel.rim_empty`) by `_RIM_MARGIN`, and at least `_RIM_MIN`."""
+    assert model.rim_empty is not None
+    return max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
+
+
 def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray:
     """``p`` (10, 10, 3) made unsure where the colours and the outline disagree:
 
@@ -535,7 +542,7 @@ def _rim_doubt(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray
       a king's outline lies off the man's circle, and a missing one proves nothing."""
     if model.rim_empty is None:
         return p
-    limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
+    limit = _rim_limit(model)
     best = np.argmax(p, axis=-1)
     rim = view.rim
     doubt = (rim > limit) & (best == EMPTY)
@@ -706,7 +713,7 @@ def _bare_cells(view: BoardView, model: ColourModel, glared: np.ndarray) -> np.n
     apart = (centre[1:] - centre[EMPTY]) / np.maximum(spread[1:], spread[EMPTY])
     if not np.all(apart >= _RIM_PLAIN):
         return none
-    limit = max(_RIM_MIN, model.rim_empty * _RIM_MARGIN)
+    limit = _rim_limit(model)
     flat = (view.rim <= limit) & ~glared & ~washed_out(view)
     seen = np.nan_to_num(cells.rim, nan=0.0)
     seen[..., EMPTY] = 0.0
