@@ -29,6 +29,45 @@ def _ms(fn, frames, repeat: int = 1) -> float:
     return (time.perf_counter() - t) * 1000.0 / (repeat * len(frames))
 
 
+#: Times the game is fed (`main`).
+_PASSES = 3
+
+
+def _feed_game(frames) -> tuple[list[float], list[float], list[float], int]:
+    """One pass of the game's frames through a new watcher (the default stillness) and
+    arbiter: each frame's feed time (ms), those of the frames with a hand over squares, the
+    latencies from the hand leaving to the settled board (ms), and the plies recorded."""
+    from rules.arbiter import Arbiter
+    from rules.game import Game
+    from vision.pipeline import BoardWatcher, WatchConfig
+
+    w = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))  # the default stillness
+    w.calibrate(frames[0].image)
+    # the arbiter judges each settled board and the watcher is told the game's board, as the
+    # service does (without it, the watcher's still board never learns the moves)
+    arbiter = Arbiter(Game())
+    latencies, feed_ms, busy_ms = [], [], []
+    last_hand = None
+    for f in frames:
+        t = time.perf_counter()
+        s = w.feed(f.image, f.time)
+        dt = (time.perf_counter() - t) * 1000.0
+        feed_ms.append(dt)
+        if f.occluded:  # a hand over squares (one resting at the edge covers none)
+            busy_ms.append(dt)
+            last_hand = f.time
+        if s is None:
+            continue
+        if last_hand is not None:
+            # from the first frame without the hand to the settled one (frame time) plus the
+            # processing time of the settling frame
+            latencies.append((f.time - last_hand - 1.0 / 15) * 1000.0 + dt)
+            last_hand = None
+        arbiter.observe(s)
+        w.confirm(arbiter.expected_board())
+    return feed_ms, busy_ms, latencies, arbiter.game.ply
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     from rules.position import Position
@@ -39,8 +78,6 @@ def main() -> None:
     from vision.motion import MotionConfig, measure, small_view
     from vision.pipeline import BoardWatcher, WatchConfig
     from vision.pose import estimate_pose
-    from rules.arbiter import Arbiter
-    from rules.game import Game
     from renderer.sequence import Pace
     from renderer.render import Camera, Lighting, Style, game_frames, render
     from vision.squares import board_view, classify
@@ -100,30 +137,11 @@ def main() -> None:
     frames = list(game_frames(Position.start(), moves, fps=15, camera=cam,
                               style=Style.real_photos(), lighting=Lighting(noise=2.0), seed=3,
                               pace=pace))
-    w = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))  # the default stillness
-    w.calibrate(frames[0].image)
-    # the arbiter judges each settled board and the watcher is told the game's board, as the
-    # service does (without it, the watcher's still board never learns the moves)
-    arbiter = Arbiter(Game())
-    latencies, feed_ms, busy_ms = [], [], []
-    last_hand = None
-    for f in frames:
-        t = time.perf_counter()
-        s = w.feed(f.image, f.time)
-        dt = (time.perf_counter() - t) * 1000.0
-        feed_ms.append(dt)
-        if f.occluded:  # a hand over squares (one resting at the edge covers none)
-            busy_ms.append(dt)
-            last_hand = f.time
-        if s is None:
-            continue
-        if last_hand is not None:
-            # from the first frame without the hand to the settled one (frame time) plus the
-            # processing time of the settling frame
-            latencies.append((f.time - last_hand - 1.0 / 15) * 1000.0 + dt)
-            last_hand = None
-        arbiter.observe(s)
-        w.confirm(arbiter.expected_board())
+    # the game is fed `_PASSES` times, each by a new watcher and arbiter: the per-frame
+    # figures are the median pass's (one pass swung by a fifth between runs on a shared machine)
+    passes = [_feed_game(frames) for _ in range(_PASSES)]
+    order = sorted(range(_PASSES), key=lambda i: float(np.mean(passes[i][0])))
+    feed_ms, busy_ms, latencies, recorded = passes[order[_PASSES // 2]]
     out = {
         "frame": "1280x960", "threads": 1,
         "locate_scratch_ms": round(scratch, 1),
@@ -141,7 +159,8 @@ def main() -> None:
         "feed_hand_frame_mean_ms": round(float(np.mean(busy_ms)), 2) if busy_ms else None,
         "total_per_frame_ms": round(cached + read + motion, 2),
         "hand_left_to_settled_ms": [round(v) for v in latencies],
-        "moves": len(moves), "settled": len(latencies), "recorded": arbiter.game.ply,
+        "feed_game_passes_ms": [round(float(np.mean(p[0])), 2) for p in passes],
+        "moves": len(moves), "settled": len(latencies), "recorded": recorded,
         "opencv": cv2.__version__,
     }
     json.dump(out, sys.stdout)

@@ -22,6 +22,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -93,6 +94,15 @@ _LIGHT_MIDDLE = 2
 _PARITY = np.add.outer(np.arange(10), np.arange(10)) % 2
 #: Motion is the change over at least this long (seconds): one frame at 10 frames a second.
 _MOTION_SPAN_S = 0.1
+
+
+@cache
+def _dark_cells(dark_parity: int) -> np.ndarray:
+    """(10, 10) the dark squares' cells (read only)."""
+    rows, cols = np.indices((10, 10))
+    out = (rows + cols) % 2 == dark_parity
+    out.flags.writeable = False
+    return out
 
 
 def _neighbours(cells: np.ndarray, edge: bool) -> list[np.ndarray]:
@@ -1061,7 +1071,10 @@ class BoardWatcher:
             return
         assert self._pose is not None
         cal = self.calibration
-        view = board_view(frame, self._location, self._pose, cal.man_height or 0.2)
+        # (the outlines of the dark squares alone: no piece stands on a light one, and this
+        # reading runs on nearly every frame a hand is over the board)
+        view = board_view(frame, self._location, self._pose, cal.man_height or 0.2,
+                          rim_cells=_dark_cells(cal.orientation.dark_parity))
         # (colour alone: a hand's own edges over a cell are no piece's outline)
         probs = classify(view, cal.colours, cal.orientation.dark_parity, cal.empty_ref,
                          outline=False).p

@@ -59,6 +59,8 @@ class BoardView:
     floor: np.ndarray
     top: np.ndarray
     top_xy: np.ndarray  # (10, 10, 2) grid coordinates of each cell's man-top sample
+    # (10, 10) the cells whose outline is measured (`rim`); None: all of them
+    rim_cells: np.ndarray | None = None
 
     def to_px(self, xy: np.ndarray) -> np.ndarray:
         return (np.asarray(xy) + MARGIN) * self.px
@@ -70,20 +72,23 @@ class BoardView:
     @cached_property
     def rim(self) -> np.ndarray:
         """(10, 10) each cell's outline contrast (`rim_contrast`), measured once per view: the
-        reading doubts by it and the learning keeps it, on the same view."""
-        return rim_contrast(self)
+        reading doubts by it and the learning keeps it, on the same view.  Zero on the cells
+        outside ``rim_cells``."""
+        return rim_contrast(self, self.rim_cells)
 
 
 def board_view(image: np.ndarray, location: BoardLocation, pose: Pose | None,
-               man_height: float = MAN_HEIGHT, px: int = VIEW_PX) -> BoardView:
-    """Warp ``image`` (BGR) to the reading view and sample every cell."""
+               man_height: float = MAN_HEIGHT, px: int = VIEW_PX,
+               rim_cells: np.ndarray | None = None) -> BoardView:
+    """Warp ``image`` (BGR) to the reading view and sample every cell; ``rim_cells``: the
+    cells whose outline is measured (`BoardView.rim`), None for all."""
     bgr = warp(image, location, px, -MARGIN, 10 + MARGIN)
     lab = to_lab(bgr)
-    return sample_view(lab, pose, man_height, px)
+    return sample_view(lab, pose, man_height, px, rim_cells)
 
 
 def sample_view(lab: np.ndarray, pose: Pose | None, man_height: float = MAN_HEIGHT,
-                px: int = VIEW_PX) -> BoardView:
+                px: int = VIEW_PX, rim_cells: np.ndarray | None = None) -> BoardView:
     """Per-cell samples of a reading view (see the module docstring)."""
     kf = max(2, int(round(px * 0.12)))
     small = cv2.blur(lab, (kf, kf))
@@ -105,7 +110,7 @@ def sample_view(lab: np.ndarray, pose: Pose | None, man_height: float = MAN_HEIG
     y = np.clip(np.round((centres[:, 1] + MARGIN) * px).astype(int), 0, n)
     top = big[y, x].reshape(10, 10, 3)
     return BoardView(lab, px, floor.astype(np.float64), top.astype(np.float64),
-                     centres.reshape(10, 10, 2))
+                     centres.reshape(10, 10, 2), rim_cells)
 
 
 def square_colours(view: BoardView) -> tuple[np.ndarray, np.ndarray, int]:
@@ -450,7 +455,7 @@ _KING_RAISED = 2.5
 _KING_NEAR = 0.08
 
 
-def rim_contrast(view: BoardView) -> np.ndarray:
+def rim_contrast(view: BoardView, cells: np.ndarray | None = None) -> np.ndarray:
     """(10, 10) how clearly each cell shows a round outline where a piece's top face would be:
     the colour gradient along circles about the cell's top sample (`BoardView.top_xy`, several
     radii), the gradient that `_RIM_SHARE` of the circle reaches at least, over the cell's own
@@ -460,7 +465,8 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     side (a hand puts a man down off the square's centre: the other renderer's selfplay-12 at
     seed 47010, dark men the walnut of the dark squares, showed outlines of 2.1 to 3.4 in the
     start position and 1.5 where moved, beside the empty squares' 1.2 at most) and about a
-    king's top (`_KING_RAISED`), the best of them counting."""
+    king's top (`_KING_RAISED`), the best of them counting.  ``cells``: only those cells are
+    measured (the passing reading reads the dark squares alone), the others are zero."""
     px = view.px
     smooth = cv2.GaussianBlur(view.lab, (0, 0), 1.0)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
@@ -478,7 +484,10 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     n = grad.shape[0] - 1
     inner = grad[MARGIN * px:(MARGIN + 10) * px, MARGIN * px:(MARGIN + 10) * px]
     inner = inner.reshape(10, px, 10, px)[:, int(0.2 * px):int(0.8 * px), :, int(0.2 * px):int(0.8 * px)]
-    typical = np.median(inner.transpose(0, 2, 1, 3).reshape(10, 10, -1), axis=-1) + 0.5
+    inner = inner.transpose(0, 2, 1, 3).reshape(10, 10, -1)
+    if cells is not None:
+        inner = inner[cells]
+    typical = np.median(inner, axis=-1) + 0.5
     # the squares' own edges (and the board's border) are straight lines on the grid: not an
     # outline, so the circle's points near them do not count
     off = np.abs((np.arange(n + 1) + 0.5) / px - np.round((np.arange(n + 1) + 0.5) / px)) * px
@@ -486,7 +495,12 @@ def rim_contrast(view: BoardView) -> np.ndarray:
     grad = np.where(near[:, None] | near[None, :], -1.0, grad)  # masked: sorted first
     king = _CENTRES + _KING_RAISED * (view.top_xy - _CENTRES)
     tops = np.stack([view.top_xy + (dx, dy) for dx, dy in _RIM_SHIFTS] + [king])
-    return np.maximum(_outline(grad, tops, px, n).max(axis=0), 0.0).astype(np.float64) / typical
+    if cells is None:
+        return np.maximum(_outline(grad, tops, px, n).max(axis=0), 0.0).astype(np.float64) / typical
+    out = np.zeros((10, 10))
+    out[cells] = np.maximum(_outline(grad, tops[:, cells], px, n).max(axis=0),
+                            0.0).astype(np.float64) / typical
+    return out
 
 
 #: Shifts (squares) of the outline circle tried about the top sample (`rim_contrast`).
