@@ -174,6 +174,9 @@ SEVERAL_MOVES = 4
 #: dim room, two men under it read surely as empty squares, and a false Art. 27 was said, put
 #: right a third of a second later (`bench.system_accuracy`, lidraughts-14 at seed 202018).
 UNEXPLAINED = "no move nor any one irregular act gives this board: looking again to be sure"
+#: Why the arbiter looks again at a board on which a side has more pieces than it had: pieces
+#: are moved, taken off and crowned, never added, so a square is misread (`Arbiter._irregular`).
+GAINED = "a side has more pieces than it had: a square is misread, looking again"
 #: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
 #: (`Arbiter._under_a_hand`).
 UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
@@ -692,12 +695,16 @@ class Arbiter:
 
     def _lines_through(self, obs: Observation, scorer: Scorer, base: dict[int, Piece],
                        when: float | None, trails: list, count: int, sure: SureKinds,
-                       budget: Budget):
+                       budget: Budget, placing: int = 0):
         """The fewest plies along ``trails`` that end on this board (`_recover`): the events of
         the line accepted, a `LookAgain`, None when lines were found but none can be recorded
-        (a transposition, a search that spent its budget), or `_NO_LINE` when no line ends here."""
+        (a transposition, a search that spent its budget), or `_NO_LINE` when no line ends here.
+
+        A line that puts no piece on a square the camera saw one put down on in passing, which
+        the board leaves empty (`_unplaced`), is recorded only when no longer line that does is
+        (`_placing`): ``placing`` (the shorter line's plies) looks for those alone."""
         longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
-        for total in range(1, longest + 1):
+        for total in range(placing + 1, longest + 1):
             found: list[tuple[Line, Trail, int]] = []
             sheets: set = set()
             for root, start, before, trail, most in trails:
@@ -715,6 +722,8 @@ class Arbiter:
                             if not way + raws:
                                 continue
                             line = Line.of(root, start, way + raws)
+                            if placing and self._unplaced(line, obs):
+                                continue
                             sheet = self._sheet(line)
                             if sheet not in sheets:  # a touch-move breach standing is its move's sheet
                                 sheets.add(sheet)
@@ -740,7 +749,12 @@ class Arbiter:
                 passed = self._passed(tied)
                 if passed is not None:
                     line, trail, plies = passed
-                    doubt = self._doubt(obs, best, [(trail, plies)], count, when)
+                    longer = self._placing(line, obs, scorer, base, when, trails, count, sure,
+                                           budget, placing, total)
+                    if longer is not None:
+                        return longer
+                    doubt = self._doubt(obs, best, [(trail, plies)], count, when, _left(line),
+                                        _taken(line))
                     return doubt if doubt is not None else self._play_line(line, None, when)
                 settled = self._unseen_alike(tied, obs, count, when)
                 if settled is not None:
@@ -750,6 +764,10 @@ class Arbiter:
             line, trail, plies = found[key[1]]
             if line.root is Root.AS_SEEN:
                 return None
+            longer = self._placing(line, obs, scorer, base, when, trails, count, sure, budget,
+                                   placing, total)
+            if longer is not None:
+                return longer
             changed = next(c.changes for c in candidates if c.key == key)
             doubt = self._doubt(obs, changed, [(trail, plies)], count, when, _left(line),
                                 _taken(line))
@@ -878,6 +896,32 @@ class Arbiter:
             return None
         return best if told == {0} else rival
 
+    def _placing(self, line: Line, obs: Observation, scorer: Scorer, base: dict[int, Piece],
+                 when: float | None, trails: list, count: int, sure: SureKinds, budget: Budget,
+                 placing: int, total: int) -> tuple[Event, ...] | None:
+        """The moves recorded by a longer line than ``line`` (``total`` plies) that puts a piece
+        on every square the camera saw one put down on in passing, when ``line`` leaves one of
+        them empty and unexplained (`_unplaced`) and such a line is accepted; else None.  Two
+        kings at quick play, 47-20 18-23 20-3 23-34 between still boards, the landing on 23
+        seen on the way: three plies, 47-20 18-34 20-3, give the same board with the other side
+        to move, and were recorded; the game went on a ply out of step, and a false Art. 27a was
+        named (the system bench's selfplay-41 at seed 4949013).  The longer lines are looked
+        for from the recorded position straight too, as far as the trails reach (a reading on
+        the way taken for a board a ply earlier than it was leaves the trails' ends short)."""
+        if placing or not self._unplaced(line, obs):
+            return None
+        longest = max(before + trail.plies + most for _, _, before, trail, most in trails)
+        if self.pending is None:
+            trails = [*trails, (Root.RECORDED, self.position, 0, Trail.at(self.position._state),
+                                longest)]
+        untold = self._untold
+        longer = self._lines_through(obs, scorer, base, when, trails, count, sure, budget,
+                                     placing=total)
+        if isinstance(longer, tuple) and any(isinstance(e, MovePlayed) for e in longer):
+            return longer
+        self._untold = untold
+        return None
+
     def _passed(self, tied: list[tuple[Line, "Trail", int]]) -> tuple[Line, "Trail", int] | None:
         """Of lines that give the same board (a transposition, or a piece's route: a man's 12-7
         or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
@@ -997,7 +1041,14 @@ class Arbiter:
                 or tied[0][0].root is Root.AS_SEEN or len({line.end for line, _, _ in tied}) != 1:
             return None
         changed = changes_between(self._physical(self.position), tied[0][0].end.pieces())
-        doubt = self._doubt(obs, changed, [(trail, plies) for _, trail, plies in tied], count, when)
+        # the squares every line's movers left, and every line's captures took from: a square
+        # left read empty unsurely (a far-edge corner, men the colour of the squares) is judged
+        # as for one line (`_doubt`); the routes' own squares are not
+        lefts = [_left(line) for line, _, _ in tied]
+        left = {sq: took for sq, took in lefts[0].items() if all(o.get(sq) == took for o in lefts)}
+        taken = frozenset.intersection(*(_taken(line) for line, _, _ in tied))
+        doubt = self._doubt(obs, changed, [(trail, plies) for _, trail, plies in tied], count, when,
+                            left, taken)
         if doubt is not None:
             return doubt
         seen = {sq: i for i, sq in enumerate(self._lifted_seen)}
@@ -1550,6 +1601,14 @@ class Arbiter:
                               tuple(doubtful)),)
         if self.pending is not None and board == self.pending.board:
             return ()
+        gained = _gained(board, base, reference)
+        if gained and self._read_in_a_row(obs) < STALL_READINGS:
+            # Read so again and again, a piece put on the board from outside it is named (as
+            # the act it is); read once, it is a misread: a king moved 7-12 under a lamp's
+            # glare, men the colour of the dark squares, and the emptied 7 read as a white
+            # piece at 0.99: White had a piece more, and a false Art. 27 ("several pieces
+            # moved") was named at once (the system bench's selfplay-56 at seed 4949014)
+            return (LookAgain(self.game.ply, when, GAINED, gained),)
         events: list[Event] = []
         position = self.position
         if self.uncrowned is not None and board.get(self.uncrowned) == base.get(self.uncrowned):
@@ -1891,6 +1950,20 @@ def _named(finding: Finding | None) -> bool:
     27d).  A piece gone, or a man read as a king, is not: that is how a misreading looks."""
     return finding is not None and finding.kind is not IrregularityKind.UNKNOWN \
         and finding.seen is not None
+
+
+def _gained(board: Mapping[int, Piece], *before: Mapping[int, Piece]) -> tuple[int, ...]:
+    """The squares holding a piece of a side that has more pieces on ``board`` than on every
+    board ``before`` (the recorded position, the open irregularity's board) and that held none
+    of that side there: the pieces no move, capture or crowning put there; () when no side
+    gained a piece."""
+    out: set[int] = set()
+    for color in (Color.WHITE, Color.BLACK):
+        now = sum(1 for p in board.values() if p.color is color)
+        if all(now > sum(1 for p in b.values() if p.color is color) for b in before):
+            out.update(sq for sq, p in board.items() if p.color is color
+                       and all((q := b.get(sq)) is None or q.color is not color for b in before))
+    return tuple(sorted(out))
 
 
 def _left(line: Line) -> dict[int, tuple[int, ...]]:
