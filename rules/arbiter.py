@@ -438,6 +438,16 @@ class Arbiter:
                     self._keep(obs)
             return ()
         changed = changes_between(self._physical(self.position), trial._physical(trial.position))
+        landed = {move.to_square for move in trial.game.moves[self.game.ply:]}
+        end = trial._physical(trial.position)
+        if any(end.get(sq) is not None and not (obs.reading(sq).content is not None
+                                                and sure_of_kind(obs.reading(sq)))
+               for sq in landed):
+            # a piece that has not been seen put down may still be in the hand: a king lifted
+            # off 16 and carried to 11, the board read in passing with 16 empty and 32 read
+            # empty at 0.84, was taken as 16-32, the only move no square read surely denied
+            # (the system bench's selfplay-38 at seed 4949020).  The still board tells.
+            return ()
         if any(obs.reading(sq).occluded for sq in changed):
             # read beside hands (`vision.pipeline.BoardWatcher._beside_hands`): a square the
             # moves change lay under a hand, and told nothing.  Taken, a capture whose squares

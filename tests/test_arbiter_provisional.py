@@ -21,9 +21,9 @@ from rules.arbiter import Arbiter
 from rules.events import (Event, Irregularity, IrregularityResolved, LookAgain, MovePlayed,
                           TouchMove)
 from rules.game import Game
-from rules.observation import Settled
+from rules.observation import Settled, SquareReading
 from rules.pdn import read_file
-from rules.piece import Piece
+from rules.piece import WHITE, Piece
 from tests.helpers import settled
 
 DATA = Path(__file__).parent / "data"
@@ -257,3 +257,23 @@ def test_a_board_read_whole_in_passing_beyond_a_quick_line_is_kept_as_evidence_a
     assert texts(events) == game.move_texts()[3:9] == ["14-20", "32-27", "17x37", "41x32",
                                                        "12-17", "47-41"]
     assert not of(events, Irregularity)
+
+
+def test_a_piece_in_hand_is_not_taken_for_a_move_to_a_square_read_unsurely_art_16():
+    # A piece lifted and carried is not moved until it is released (Art. 16).  Read in
+    # passing, its square empty and one square it could go to read empty at only 0.84, that
+    # move was the only one no square read surely denied, and it was taken: a king carried
+    # 16-11 was recorded as 16-32 (the system bench's selfplay-38 at seed 4949020).  A
+    # provisional board's moves must show their pieces put down, read surely; the still
+    # board tells the rest.
+    arb = recorded_up_to(AT + 2)                               # white to play 33-29
+    assert REAL.move_texts()[AT + 2] == "33-29"
+    held = dict(board(AT + 2))
+    del held[33]
+    unsure = {29: SquareReading(None, 0.84, Piece(WHITE))}
+    before = state(arb)
+    assert arb.observe(in_passing(held, readings=unsure, lifted=(33,))) == ()
+    assert state(arb) == before
+    # seen put down, the move is taken at once
+    events = arb.observe(in_passing(board(AT + 3)))
+    assert texts(events) == ["33-29"]
