@@ -3,7 +3,9 @@
 Prints one JSON line: milliseconds per frame for each stage (locating the board from scratch,
 the quick re-find near a known place, the cached per-frame check, reading the squares, the motion
 measure, a whole `BoardWatcher.feed` on still and on busy frames) and the latency from the hand
-leaving the board's squares to the settled observation on a rendered game at 15 fps, with the
+leaving the board's squares to the settled observation on a rendered game at 15 fps (fed three
+times by new watchers: the figures are the median pass's, ``feed_game_passes_ms`` every pass's
+mean), with the
 renderer's real camera (shake, drift, noise), quick play's pauses with every reply made after
 the board stood still, and the watcher's default stillness; the arbiter judges each settled
 board and the watcher is told the game's board, as in the service (``recorded``: plies).  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
