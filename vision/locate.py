@@ -211,19 +211,10 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
         ok, pts = cv2.findChessboardCornersSB(img, (9, 9), flags=flags)
         if ok:
             yield grid, pts.reshape(-1, 2).astype(np.float64) / k, "chessboard"
-    # then each without the detector's own normalisation (a histogram equalisation of the
-    # whole picture): in a dark room with a lamp over the board it brings the table's wood
-    # grain up to the board's contrast, and the detector locks onto a patch of grain, whatever
-    # part of it is blanked, and never onto the board (the system bench's selfplay-4 at seed
-    # 4747001: a lamp's glare over the middle of the board, nothing recorded)
-    plain = _SB_FLAGS & ~cv2.CALIB_CB_NORMALIZE_IMAGE
-    for img, pattern, flags in ((enhanced, (5, 5), _SB_FLAGS), (gray, (5, 5), _SB_FLAGS),
-                                (enhanced, (3, 3), _SB_FLAGS), (gray, (3, 3), _SB_FLAGS),
-                                (gray, (5, 5), plain), (enhanced, (5, 5), plain),
-                                (gray, (3, 3), plain)):
+    for img, pattern in ((enhanced, (5, 5)), (gray, (5, 5)), (enhanced, (3, 3)), (gray, (3, 3))):
         try:
             ok, pts, meta = cv2.findChessboardCornersSBWithMeta(
-                img, pattern, flags=flags | cv2.CALIB_CB_LARGER)
+                img, pattern, flags=_SB_FLAGS | cv2.CALIB_CB_LARGER)
         except cv2.error:
             ok = False
         if not ok or meta is None:
