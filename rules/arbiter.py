@@ -437,9 +437,9 @@ class Arbiter:
                 if _legal_play(longer) or _wants_another_reading(longer):
                     self._keep(obs)
             return ()
-        changed = changes_between(self._physical(self.position), trial._physical(trial.position))
-        landed = {move.to_square for move in trial.game.moves[self.game.ply:]}
         end = trial._physical(trial.position)
+        changed = changes_between(self._physical(self.position), end)
+        landed = {move.to_square for move in trial.game.moves[self.game.ply:]}
         if any(end.get(sq) is not None and not (obs.reading(sq).content is not None
                                                 and sure_of_kind(obs.reading(sq)))
                for sq in landed):
