@@ -239,11 +239,23 @@ class _Fit:
     points: dict[tuple[int, int], tuple[float, float]]  # lattice point -> refined image point
 
 
+#: A lattice-to-image homography conditioned worse than this maps the grid onto a line or a
+#: point: no board (a seed on a patch of noise gave an exactly singular one, and inverting it
+#: for the warp raised numpy's LinAlgError out of the search).
+_WORST_CONDITION = 1e10
+
+
+def _regular(H: np.ndarray | None) -> bool:
+    """Whether ``H`` is a homography a board's grid can have: finite and well conditioned."""
+    return (H is not None and bool(np.isfinite(H).all())
+            and float(np.linalg.cond(H)) < _WORST_CONDITION)
+
+
 def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
           px: int = 32, threshold: float = 0.25) -> _Fit | None:
     """Grow a seed fit over the whole checker pattern (see the module docstring)."""
     H, _ = cv2.findHomography(grid, pts, 0)
-    if H is None:
+    if not _regular(H):
         return None
     known = {(int(g[0]), int(g[1])) for g in grid}
     scores: dict[tuple[int, int], float] = {}
@@ -306,7 +318,7 @@ def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
             return None
         H2, inl = cv2.findHomography(lat_k[keep], refined[keep], cv2.RANSAC,
                                      max(1.0, float(np.median(step)) * 0.08))
-        if H2 is None:
+        if not _regular(H2):
             return None
         H = H2
         scores = {k: float(sc[k[1] - lo_y, k[0] - lo_x]) for k in keys}
