@@ -424,6 +424,8 @@ class Companion:
         self._set_up_hinted = False
         self._next_game = False  # learning the next game's board after a game over
         self._covered_since: float | None = None  # since when a hand lay still over it (`_covered`)
+        # the still picture with the fewest squares covered while waiting (squares, picture)
+        self._covered_least: tuple[tuple[int, ...], np.ndarray] | None = None
         self._left_said: int | None = None  # the game left on the board said so (`_say_left`)
         # the board is learnt only once the picture has stood still (`_standing_still`)
         self._thumb: "np.ndarray | None" = None
@@ -545,8 +547,18 @@ class Companion:
                 return
             calibration, guessed = begun
         else:
-            if self._covered(calibration, now):
+            if self._covered(calibration, now, image):
                 return
+            least = self._covered_least
+            if least is not None and len(least[0]) < len(calibration.covered):
+                # waited long enough: learnt from the clearest picture seen meanwhile, not
+                # from one with more covered (a hand hovering over the middle of the board
+                # when the wait ran out); what was played since is then caught up as play
+                try:
+                    calibration, guessed = self._calibration(least[1], board, now)
+                except (BoardNotFound, CalibrationError):
+                    calibration, guessed = self._calibration(image, board, now)
+            self._covered_least = None
             if self._reads_otherwise(board):
                 # Learnt, but a few squares read surely otherwise than the position has them:
                 # misreads, or a move already played (an endgame of three kings whose first
@@ -584,13 +596,19 @@ class Companion:
             return  # (learnt again from a still picture: `_calibrate`)
         self._calibrated_as(calibration, guessed, board)
 
-    def _covered(self, calibration, now: float) -> bool:
+    def _covered(self, calibration, now: float, image) -> bool:
         """Whether to learn the board again later: something reaching in over its edge was held
-        still over squares in the picture ``calibration`` was learnt from, for less than
-        `COVERED_WAIT_S` so far.  Said once."""
+        still over squares in the picture (``image``) ``calibration`` was learnt from, for less
+        than `COVERED_WAIT_S` so far.  Said once.  The picture with the fewest squares covered
+        meanwhile is kept (`_covered_least`): when the wait is over, the board is learnt from
+        it."""
         if not calibration.covered:
             self._covered_since = None
+            self._covered_least = None
             return False
+        if (self._covered_least is None
+                or len(calibration.covered) < len(self._covered_least[0])):
+            self._covered_least = (calibration.covered, image.copy())
         squares = ", ".join(map(str, calibration.covered))
         if self._covered_since is None:
             self._covered_since = now
@@ -598,6 +616,7 @@ class Companion:
                        "before learning the board")
         if now - self._covered_since < COVERED_WAIT_S - 1e-9:
             return True
+        squares = ", ".join(map(str, self._covered_least[0]))
         self._note(f"Learning the board although something still lies over squares {squares}",
                    logging.WARNING)
         return False

@@ -185,6 +185,39 @@ def test_a_set_up_board_learnt_with_a_hand_over_it_keeps_the_configured_corner(t
     assert [r for r in caplog.records if "although something still lies over" in r.getMessage()]
 
 
+def test_the_board_is_learnt_from_the_clearest_picture_seen_while_waiting_for_a_hand(
+        tmp_path, caplog):
+    """The start position: a hand lies over the edge, over five squares, for three seconds;
+    then an arm lies further in, over fourteen, until the companion has waited long enough
+    (`COVERED_WAIT_S`).  The board is learnt from the clearer picture, the first.  Learnt from
+    the one in front of it when the wait ran out (a hand hovering over the middle of the board
+    by then), a dim game's colours were learnt from the arm and nothing was recorded (the other
+    renderer's selfplay-4 at seed 5151010)."""
+    from types import SimpleNamespace
+
+    from renderer.hands import Hand
+    from renderer.render import Lighting, Renderer
+
+    caplog.set_level(logging.INFO, logger="device.service")
+    renderer = Renderer()
+    pictures = {name: renderer.render(START.pieces(), Camera(), Style(), Lighting(), seed=1,
+                                      hand=Hand(x_mm=x, y_mm=200.0, from_deg=180.0,
+                                                height_mm=20.0, sleeve_mm=300.0))
+                for name, x in (("edge", 100.0), ("further", 350.0))}
+    corner = pictures["edge"].corner_46
+    covered = {name: BoardWatcher(WatchConfig(corner_46=corner)).calibrate(p.image).covered
+               for name, p in pictures.items()}
+    assert 0 < len(covered["edge"]) < len(covered["further"])
+    frames = [SimpleNamespace(image=pictures["edge" if i < 15 else "further"].image,
+                              time=0.2 * i, index=i) for i in range(60)]
+    c, _ = watch(tmp_path, frames, corner_46=corner)
+    assert c._calibrated
+    assert c.watcher.calibration.covered == covered["edge"]
+    learnt = [r.getMessage() for r in caplog.records
+              if "although something still lies over" in r.getMessage()]
+    assert learnt and learnt[0].endswith(", ".join(map(str, covered["edge"])))
+
+
 def test_orientation_turned_puts_square_n_where_51_minus_n_was():
     for k in range(4):
         o = Orientation(k)
