@@ -34,8 +34,9 @@ from vision.kings import PHOTO_SURE_PX, KingEvidence, limit_warning, photo_kings
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.notes import Note
+from vision.photo_cells import read_cells
 from vision.pose import estimate_pose
-from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours
+from vision.squares import MAN_HEIGHT, BoardView, board_view
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +130,7 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
                                 f"{e}") from None
     pose = estimate_pose(location.homography, (w, h))
     view = board_view(brighten(image), location, pose)
-    model, dark_parity = learn_colours(view)
-    probs = classify(view, model, dark_parity)
+    model, dark_parity, probs = read_cells(view)
     best = probs.best()
     conf = probs.confidence()
     second = np.argsort(probs.p, axis=-1)[..., -2]
