@@ -18,6 +18,13 @@ standardised by the robust centre and spread of the cells that look most empty, 
 that fit them), and where those scores fall clearly in two groups, the upper group stands out
 from the empty squares by the two together: pieces.
 
+A piece found so, by its outline alone, whose top colour lies nearer the dark squares' than
+the colour of the pieces it is read as (`poor_tops`), shows no top face apart from the square:
+its measured top is no height evidence (`vision.kings.photo_kings`).  An empty square beside
+pieces, a shade on it or a neighbour's edge drawing part of an outline, looks so: on a seed-7
+still (`bench.stills` home-0034, red and cream men on teal) four such squares, joined to the
+red men's colour, put the red men's height at the empty squares' and read all six as kings.
+
 Only the photo reading (`vision.read.read_image`) uses this: the live pipeline learns its
 colours from a known position.
 """
@@ -26,9 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.colours import EMPTY, ColourModel
+from vision.colours import EMPTY, ColourModel, distance
 from vision.squares import (BoardView, CellProbabilities, _otsu, classify, colour_occupied,
-                            empty_distance, learn_colours, square_colours)
+                            empty_distance, learn_colours, normalised_tops, square_colours)
 
 #: Fewest cells the empty population is grown from (the most empty-looking; the start position
 #: leaves ten dark squares empty), the robust spread (natural log) below which a feature's is not
@@ -99,12 +106,27 @@ def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray]:
     return occupied, sure
 
 
-def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities]:
+def poor_tops(view: BoardView, model: ColourModel, dark_parity: int, sure: np.ndarray,
+              best: np.ndarray) -> np.ndarray:
+    """(10, 10) the pieces read (``best``: 0 empty, 1, 2 the lighter, darker) that were found
+    by their outline alone (``sure`` > 0, `photo_occupied`) and whose top colour (lightness
+    corrected, as the model was learnt) lies nearer the dark squares' colour than the colour
+    of the pieces they are read as: their top face is not seen apart from the square, so
+    where they are measured to stand says nothing of a piece's height."""
+    light, dark, _ = square_colours(view)
+    tops = normalised_tops(view, light, dark, dark_parity)
+    _, dark_square, lighter, darker = model.arrays()
+    own = np.where((best == 1)[..., None], lighter, darker)
+    return (sure > 0) & (best > 0) & (distance(tops, dark_square) < distance(tops, own))
+
+
+def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np.ndarray]:
     """One photo's cells: the colour model learnt from the cells that hold a piece
     (`photo_occupied`, `learn_colours`), and every cell's probabilities: the colours'
     (`classify`), where a piece stands out from the empty squares by its outline and colour
     together, the empty reading's share moved to the pieces' by how sure that is (their
-    colours' word on which side it is kept)."""
+    colours' word on which side it is kept); and (10, 10) the pieces read whose tops are no
+    height evidence (`poor_tops`)."""
     occupied, sure = photo_occupied(view)
     model, dark_parity = learn_colours(view, occupied)
     p = classify(view, model, dark_parity).p
@@ -113,4 +135,5 @@ def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities]:
     p = p.copy()
     p[..., EMPTY] -= moved
     p[..., 1:] += moved[..., None] * side
-    return model, dark_parity, CellProbabilities(p)
+    probs = CellProbabilities(p)
+    return model, dark_parity, probs, poor_tops(view, model, dark_parity, sure, probs.best())

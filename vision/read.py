@@ -130,11 +130,11 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
                                 f"{e}") from None
     pose = estimate_pose(location.homography, (w, h))
     view = board_view(brighten(image), location, pose)
-    model, dark_parity, probs = read_cells(view)
+    model, dark_parity, probs, poor = read_cells(view)
     best = probs.best()
     conf = probs.confidence()
     second = np.argsort(probs.p, axis=-1)[..., -2]
-    kings, fit = photo_kings(view, pose, best, location.square_px)
+    kings, fit = photo_kings(view, pose, best, location.square_px, poor=poor)
     # a king only where the camera can tell it from a man (a king's top `PHOTO_SURE_PX` pixels
     # from a man's) and the photo's men are a height reference; elsewhere a man, the king named
     sep = np.zeros((10, 10)) if kings.separation is None else np.nan_to_num(kings.separation)
