@@ -169,3 +169,46 @@ def test_the_real_photos_read_no_king(name):
     reading = read_image(REAL / name)
     assert not any(ch.isupper() for line in reading.grid for ch in line), reading.grid
     assert reading.unsure_kings == ()
+
+
+def test_empty_squares_taken_for_pieces_are_no_height_reference():
+    """Red and cream men on teal squares (`bench.stills` home-0034 at seed 7, 37.8 degrees): the
+    outline test (`vision.photo_cells`) takes a few empty teal squares, shaded beside pieces,
+    for pieces of the red men's colour.  Their tops are the square's colour, measured anywhere:
+    joined to the red men as the height reference they put a red man's height at theirs, and
+    every red man, twice as high, read as a king.  Such tops are no height evidence
+    (`vision.photo_cells.poor_tops`): no man and no empty square is read as a king."""
+    kings = {24, 36}
+    red = {18, 26, 27, 38, 46, 50}
+    cream = {2, 3, 5, 6, 10, 19, 21, 23, 39, 42, 43, 44}
+    pieces = ({sq: Piece(BLACK, True) for sq in kings} | {sq: Piece(WHITE) for sq in red}
+              | {sq: Piece(BLACK) for sq in cream})
+    style = Style(light_square=(238, 213, 237), dark_square=(92, 69, 39), border=(61, 94, 61),
+                  table=(55, 75, 81), white_piece=(31, 54, 160), black_piece=(231, 238, 255),
+                  edge_line=None, border_mm=21.443300149445967, piece_diameter=0.8860393476031995,
+                  man_height=0.25159815527636475, side_shade=0.7054504345806724,
+                  piece_relief=0.003269291571243671, piece_gloss=0.488721433425192,
+                  square_grain=0.43441882839141793, table_grain=0.029396415498851747,
+                  texture_seed=451686185)
+    camera = Camera(tilt_deg=37.79602904082549, yaw_deg=48.6446333235813,
+                    roll_deg=0.44386739760776983, distance_mm=1045.9311548620612, focal_px=None,
+                    fov_deg=51.7015958055926, k1=-0.10341947047074194, k2=-0.00875965539221761,
+                    look_dx_mm=0.48539403380931645, look_dy_mm=-6.0836857167169995)
+    light = Lighting(gradient=0.015296859762156001, gradient_deg=285.43835209336066,
+                     vignette=0.22897642247310973, exposure=1.1399033586545735,
+                     white_balance=(0.9385999993060811, 0.978619372984415, 0.968672849617155),
+                     glare=0.0, glare_xy=(0.44399582197210596, 0.7494082985790798),
+                     glare_radius=0.08510392936084159, shadow=0.4606793961854908,
+                     light_azimuth_deg=328.3542372514148, light_elevation_deg=74.35524027345596,
+                     noise=0.31950562601336396, blur=0.29499852933716814,
+                     motion_deg=161.02608484315002, sheen=0.138)
+    frame = Renderer().render(pieces, camera, style, light, seed=34)
+    reading = read_image(frame.image)
+    truth = truth_cells(frame, pieces, style)
+    wrong = [((r, c), truth.get((r, c), (None, 0.0))[0])
+             for r in range(10) for c in range(10) if reading.grid[r][c].isupper()
+             and not ((r, c) in truth and truth[(r, c)][0].king)]
+    assert not wrong, f"read as kings: {wrong}\n" + "\n".join(reading.grid)
+    # the red men are read as men of one colour
+    cells = Orientation.from_corner_46(frame.corner_46).square_cells()
+    assert len({reading.grid[r][c] for r, c in (cells[sq - 1] for sq in red)}) == 1

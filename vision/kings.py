@@ -735,7 +735,8 @@ class PhotoFit:
 
 
 def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: float,
-                prior_king: float = PRIOR_KING) -> tuple[KingEvidence, PhotoFit]:
+                prior_king: float = PRIOR_KING, poor: np.ndarray | None = None
+                ) -> tuple[KingEvidence, PhotoFit]:
     """Kings from one photo, no position known: the men in the photo are the height reference.
 
     ``colours``: 10 x 10, 0 empty, else the piece's colour (1, 2).  The shifts are measured, a
@@ -748,21 +749,31 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     stands `KING_SIGMAS` noises and half way above a man's (where the camera cannot tell, under
     `PHOTO_SURE_PX`, the weighing's likely king, capped unsure).  With fewer than
     `PHOTO_REFERENCE_MIN` men, or men that are no reference, the photo is none (``trusted``
-    False)."""
+    False).
+
+    ``poor`` (10 x 10, None: none): pieces whose measured top is no height evidence (found by
+    their outline alone, their top the square's colour: `vision.photo_cells.poor_tops`).  They
+    are measured and weighed like the others (``p_king``: a likely king is named unsure), but
+    take no part in the men's height, noise or calibration, and are never read a king surely:
+    an empty square taken for a piece measures a top anywhere, and joined to a colour's men it
+    pulls their height down to its own, their true men then standing twice as high."""
     occupied = colours > 0
+    poor = np.zeros(colours.shape, dtype=bool) if poor is None else poor & occupied
+    # the pieces whose tops fit the height and its noise
+    fitted = np.where(poor, 0, colours)
     ev = king_evidence(view, pose, occupied, square_px=square_px, prior_king=prior_king,
                        near_pull=PHOTO_NEAR_PULL)
     n = int(np.count_nonzero(occupied))
-    if n < PHOTO_REFERENCE_MIN:
+    if n - int(np.count_nonzero(poor)) < PHOTO_REFERENCE_MIN:
         return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
-    height, _, _ = lower_mode(ev, pose, square_px, colours, prior_king)
+    height, _, _ = lower_mode(ev, pose, square_px, fitted, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
                        prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
-    height, own, kings = lower_mode(ev, pose, square_px, colours, prior_king)
+    height, own, kings = lower_mode(ev, pose, square_px, fitted, prior_king)
     sep = np.nan_to_num(ev.separation, nan=0.0)
     # pixels the top stands above a man's of its colour
     above = np.nan_to_num((ev.height / own - 1.0) * sep, nan=0.0)
-    men = occupied & ~kings & (sep >= LIKELY_PX)  # the noise is the measuring's, anywhere
+    men = occupied & ~poor & ~kings & (sep >= LIKELY_PX)  # the noise is the measuring's, anywhere
     count = int(np.count_nonzero(men))
     # (the share of a man's height: a steep camera's pixels scale the noise up)
     share = np.nan_to_num(ev.height / own - 1.0, nan=0.0)
@@ -779,13 +790,17 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
             by_colour.append(_spread(above[mine]))
         else:
             by_colour.append(noise)
-    cal = calibrate(ev, pose, men=occupied & ~kings, near_pull=PHOTO_NEAR_PULL)
+    # (calibrate's pieces are the measured ones, its kings those of them not ``men``: the
+    # poor ones are left unmeasured there)
+    measured = replace(ev, shift=np.where(poor, np.nan, ev.shift)) if poor.any() else ev
+    cal = calibrate(measured, pose, men=occupied & ~poor & ~kings, near_pull=PHOTO_NEAR_PULL)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
                            prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
         height = cal.man_height
     clear = kings & usable & (above >= KING_SIGMAS * noise) & (above >= 0.5 * sep)
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
+    clear &= ~poor
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
     lost = tuple(bool(np.any((colours == c) & ~usable)) and trusted for c in (1, 2))
     return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour), lost)

@@ -34,8 +34,9 @@ from vision.kings import PHOTO_SURE_PX, KingEvidence, limit_warning, photo_kings
 from vision.locate import BoardLocation, BoardNotFound, find_board
 from vision.markers import MarkerLayout, MarkersUnavailable, detect_markers, markers_fix
 from vision.notes import Note
+from vision.photo_cells import read_cells
 from vision.pose import estimate_pose
-from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours
+from vision.squares import MAN_HEIGHT, BoardView, board_view
 
 log = logging.getLogger(__name__)
 
@@ -129,12 +130,11 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
                                 f"{e}") from None
     pose = estimate_pose(location.homography, (w, h))
     view = board_view(brighten(image), location, pose)
-    model, dark_parity = learn_colours(view)
-    probs = classify(view, model, dark_parity)
+    model, dark_parity, probs, poor = read_cells(view)
     best = probs.best()
     conf = probs.confidence()
     second = np.argsort(probs.p, axis=-1)[..., -2]
-    kings, fit = photo_kings(view, pose, best, location.square_px)
+    kings, fit = photo_kings(view, pose, best, location.square_px, poor=poor)
     # a king only where the camera can tell it from a man (a king's top `PHOTO_SURE_PX` pixels
     # from a man's) and the photo's men are a height reference; elsewhere a man, the king named
     sep = np.zeros((10, 10)) if kings.separation is None else np.nan_to_num(kings.separation)

@@ -179,16 +179,25 @@ def _otsu(values: np.ndarray, eps: float = 1.0) -> tuple[float, float]:
     return best
 
 
-def learn_colours(view: BoardView) -> tuple[ColourModel, int]:
-    """A colour model for a single photo by clustering: square colours from the floors, pieces
-    from the cells that stand out from their floor.  Returns (model, dark parity)."""
-    light, dark, dark_parity = square_colours(view)
-    d = empty_distance(view, light, dark, dark_parity)
+def colour_occupied(d: np.ndarray) -> np.ndarray:
+    """(10, 10) the cells that stand out from looking empty by their colour alone: ``d``
+    (`empty_distance`) above the best two-class split of its logarithm (30 when there is none),
+    and at least 12."""
     # three populations (empty, and two piece colours at different distances): split on a log
     # scale so that the nearer piece colour is not lumped with the empty squares
     log_thr, sep = _otsu(np.log1p(d), 0.05)
     thr = float(np.expm1(log_thr)) if sep > 2.0 else 30.0
-    occupied = d > max(thr, 12.0)
+    return d > max(thr, 12.0)
+
+
+def learn_colours(view: BoardView, occupied: np.ndarray | None = None
+                  ) -> tuple[ColourModel, int]:
+    """A colour model for a single photo by clustering: square colours from the floors, pieces
+    from the cells that stand out from their floor (`colour_occupied`), or from the cells
+    ``occupied`` (10, 10) gives when given.  Returns (model, dark parity)."""
+    light, dark, dark_parity = square_colours(view)
+    if occupied is None:
+        occupied = colour_occupied(empty_distance(view, light, dark, dark_parity))
     tops = normalised_tops(view, light, dark, dark_parity)[occupied]
     par = view.parity
     light_s = view.floor[par != dark_parity]

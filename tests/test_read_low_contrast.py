@@ -1,0 +1,78 @@
+"""One photo of a board whose one side's pieces are near the dark squares' colour (issue 16):
+blue men on purple squares, dark brown men on dark brown ones.  By colour alone the near side
+was learnt as empty squares and whole boards of it read empty; `vision.photo_cells` tells them
+by their colour and outline together.  Rendered stills go through the real `read_image`, as
+`frisian-companion read` reads a photo."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from renderer.render import Camera, Lighting, Renderer, Style
+from rules.piece import BLACK, WHITE, Piece
+from vision.calibration import Orientation
+from vision.read import read_image
+
+#: 17 men of the side near the dark squares' colour, 11 of the other (as `bench.stills`'
+#: home-0016 at seed 0, whose near side all read empty).
+NEAR = (2, 3, 4, 7, 10, 16, 18, 19, 23, 25, 28, 31, 34, 39, 40, 43, 48)
+FAR = (11, 17, 21, 26, 30, 36, 37, 42, 45, 47, 49)
+
+#: (style, camera, light): the board of the real photos with blue men on its purple squares,
+#: and dark brown men, low ones, on dark brown squares (`bench.stills` home-0016 and home-0055).
+SCENES = {
+    "blue-on-purple": (
+        Style(light_square=(96, 193, 225), dark_square=(98, 30, 48), border=(221, 155, 155),
+              table=(39, 146, 181), white_piece=(74, 190, 255), black_piece=(141, 41, 14),
+              edge_line=None, border_mm=34.25, piece_diameter=0.86, man_height=0.2,
+              side_shade=0.72, piece_relief=0.65, piece_gloss=0.11, square_grain=0.29,
+              table_grain=0.28, texture_seed=488778367),
+        Camera(tilt_deg=35.8, yaw_deg=5.0, roll_deg=0.55, distance_mm=1162.0, fov_deg=51.3,
+               k1=-0.038, k2=0.034, look_dx_mm=-25.4, look_dy_mm=-14.7),
+        Lighting(gradient=0.5, gradient_deg=351.0, vignette=0.18, exposure=0.94,
+                 white_balance=(0.99, 1.08, 1.09), glare=0.52, glare_xy=(0.39, 0.21),
+                 glare_radius=0.089, shadow=0.23, light_azimuth_deg=168.0,
+                 light_elevation_deg=42.5, noise=1.4, blur=0.41, jpeg_quality=74, sheen=0.07)),
+    "brown-on-brown": (
+        Style(light_square=(92, 201, 255), dark_square=(93, 43, 42), border=(206, 147, 170),
+              table=(35, 121, 195), white_piece=(184, 208, 235), black_piece=(49, 31, 64),
+              edge_line=None, border_mm=16.0, piece_diameter=0.89, man_height=0.1,
+              side_shade=0.83, piece_relief=0.5, piece_gloss=0.5, square_grain=0.32),
+        Camera(tilt_deg=34.0, yaw_deg=6.0, roll_deg=-6.0, distance_mm=600.0),
+        Lighting(gradient=0.3, gradient_deg=155.0, vignette=0.2, shadow=0.4,
+                 light_azimuth_deg=23.0, light_elevation_deg=74.0, noise=2.0, blur=1.0,
+                 jpeg_quality=62)),
+}
+
+
+@pytest.mark.parametrize("scene", [
+    "brown-on-brown",
+    # the near side's colour and outline stand out from the empty squares by less here than
+    # `vision.photo_cells.PIECE_SCORE` asks (a lower bar read two empty squares of a real
+    # start-position photo as pieces): still read empty, a known limit
+    pytest.param("blue-on-purple", marks=pytest.mark.xfail(strict=True, reason="known limit")),
+])
+def test_pieces_near_the_dark_squares_colour_are_read_as_pieces(scene):
+    style, camera, light = SCENES[scene]
+    near_colour = BLACK if style.black_piece == min(
+        (style.white_piece, style.black_piece),
+        key=lambda c: float(np.linalg.norm(np.subtract(c, style.dark_square, dtype=float)))) \
+        else WHITE
+    far_colour = WHITE if near_colour is BLACK else BLACK
+    pieces = {sq: Piece(near_colour) for sq in NEAR} | {sq: Piece(far_colour) for sq in FAR}
+    frame = Renderer().render(pieces, camera, style, light, seed=16)
+    reading = read_image(frame.image)
+    cells = Orientation.from_corner_46(frame.corner_46).square_cells()
+    read = {sq: reading.grid[r][c] for sq, (r, c) in enumerate(cells, start=1)}
+    empty_wrong = [sq for sq in range(1, 51) if sq not in pieces and read[sq] != "."]
+    missed = [sq for sq in pieces if read[sq] == "."]
+    assert not missed and not empty_wrong, f"pieces read empty {missed}, empty read {empty_wrong}"
+    # each side one colour throughout, the two apart
+    near = {read[sq] for sq in NEAR}
+    far = {read[sq] for sq in FAR}
+    assert len(near) == 1 and len(far) == 1 and near != far, (near, far)
+    # nothing on the light squares
+    dark = set(cells)
+    assert all(reading.grid[r][c] == "." for r in range(10) for c in range(10)
+               if (r, c) not in dark)

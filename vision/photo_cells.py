@@ -1,0 +1,139 @@
+"""Which cells of one photo hold a piece, by what a piece is, not by its colour alone.
+
+`vision.squares.learn_colours` tells the pieces from the empty squares by how far each cell's
+top sample lies from looking empty (`vision.squares.empty_distance`), split in two on a log
+scale (`vision.squares.colour_occupied`).  A board has three populations there: the empty
+squares, the pieces of the side far in colour from the dark squares, and those of the side near
+them.  When the near side is near indeed (blue men on purple squares, dark brown men on walnut,
+pale men on light grey), the split falls between the far side and the rest, and the near side
+is learnt as empty squares: whole boards of it read empty (`bench.stills`, issue 16).
+
+A piece is a raised cylinder, whatever its colour: its top face differs a little from the
+square's own colour beside it, and it draws an outline where an empty square is flat
+(`vision.squares.rim_contrast`, a round edge over the cell's own typical gradient, so a grain
+or a gradient of light does not make one).  The empty dark squares are the many alike: so the
+dark cells the colour split left empty are scored against the empty dark squares' own
+population (`outlier_scores`: each cell's colour distance and outline contrast, in logs,
+standardised by the robust centre and spread of the cells that look most empty, grown to all
+that fit them), and where those scores fall clearly in two groups, the upper group stands out
+from the empty squares by the two together: pieces.
+
+A piece found so, by its outline alone, whose top colour lies nearer the dark squares' than
+the colour of the pieces it is read as (`poor_tops`), shows no top face apart from the square:
+its measured top is no height evidence (`vision.kings.photo_kings`).  An empty square beside
+pieces, a shade on it or a neighbour's edge drawing part of an outline, looks so: on a seed-7
+still (`bench.stills` home-0034, red and cream men on teal) four such squares, joined to the
+red men's colour, put the red men's height at the empty squares' and read all six as kings.
+
+Only the photo reading (`vision.read.read_image`) uses this: the live pipeline learns its
+colours from a known position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.colours import EMPTY, ColourModel, distance
+from vision.squares import (BoardView, CellProbabilities, _otsu, classify, colour_occupied,
+                            empty_distance, learn_colours, normalised_tops, square_colours)
+
+#: Fewest cells the empty population is grown from (the most empty-looking; the start position
+#: leaves ten dark squares empty), the robust spread (natural log) below which a feature's is not
+#: taken, and the score (robust standard deviations, summed over the features and divided by
+#: the root of their number) within which a cell belongs to the empty population.
+SEED_CELLS = 8
+MIN_LOG_SPREAD = 0.1
+EMPTY_SCORE = 2.5
+#: The scores split in two (`_otsu`) clearly: by at least this many pooled standard deviations,
+#: the upper group's least score at least `PIECE_SCORE`; a lone cell (an odd empty square: a
+#: glare's spot, a stain, as likely as a piece) at least `LONE_SCORE`.
+SPLIT_SEPARATION = 2.5
+PIECE_SCORE = 4.0
+LONE_SCORE = 8.0
+
+
+def _features(d: np.ndarray, rim: np.ndarray) -> np.ndarray:
+    """(..., 2) the logs of the colour distance from looking empty and the outline contrast."""
+    return np.stack([np.log1p(np.maximum(d, 0.0)), np.log(np.maximum(rim, 0.05))], axis=-1)
+
+
+def outlier_scores(features: np.ndarray) -> np.ndarray:
+    """(N,) how far each of N cells (``features`` N x F) stands out above the empty population:
+    each feature standardised by the robust centre and spread (median, MAD) of the population,
+    clipped below at -3, summed and divided by the root of F.  The population is grown from the
+    `SEED_CELLS` cells lowest in all the features together (the least sum of their ranks) to
+    every cell within `EMPTY_SCORE`, three times."""
+    n, f = features.shape
+    seed = min(SEED_CELLS, n)
+    ranks = np.argsort(np.argsort(features, axis=0), axis=0).sum(axis=1)
+    members = np.argsort(ranks, kind="stable")[:seed]
+    score = np.zeros(n)
+    for _ in range(4):
+        centre = np.median(features[members], axis=0)
+        spread = np.maximum(1.4826 * np.median(np.abs(features[members] - centre), axis=0),
+                            MIN_LOG_SPREAD)
+        z = np.clip((features - centre) / spread, -3.0, None)
+        score = z.sum(axis=1) / np.sqrt(f)
+        grown = np.flatnonzero(score < EMPTY_SCORE)
+        members = grown if len(grown) >= seed else np.argsort(score, kind="stable")[:seed]
+    return score
+
+
+def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray]:
+    """(10, 10) the cells of one photo that hold a piece: those that stand out by their colour
+    (`colour_occupied`), and the dark cells among the rest whose colour and outline together set
+    them clearly apart from the empty dark squares (see the module docstring); and (10, 10) how
+    sure the latter are a piece by those two together (0 on every other cell): a logistic of
+    their score less the split's threshold, one robust standard deviation one e-fold."""
+    light, dark, dark_parity = square_colours(view)
+    d = empty_distance(view, light, dark, dark_parity)
+    occupied = colour_occupied(d)
+    sure = np.zeros((10, 10))
+    rest = (view.parity == dark_parity) & ~occupied
+    if np.count_nonzero(rest) <= SEED_CELLS:
+        return occupied, sure
+    score = outlier_scores(_features(d[rest], view.rim[rest]))
+    threshold, separation = _otsu(score, 0.5)
+    upper = score > threshold
+    count = int(np.count_nonzero(upper))
+    if separation < SPLIT_SEPARATION or count == 0:
+        return occupied, sure
+    if float(score[upper].min()) < (LONE_SCORE if count == 1 else PIECE_SCORE):
+        return occupied, sure
+    occupied = occupied.copy()
+    occupied[rest] = upper
+    sure[rest] = np.where(upper, 1.0 / (1.0 + np.exp(-(score - threshold))), 0.0)
+    return occupied, sure
+
+
+def poor_tops(view: BoardView, model: ColourModel, dark_parity: int, sure: np.ndarray,
+              best: np.ndarray) -> np.ndarray:
+    """(10, 10) the pieces read (``best``: 0 empty, 1, 2 the lighter, darker) that were found
+    by their outline alone (``sure`` > 0, `photo_occupied`) and whose top colour (lightness
+    corrected, as the model was learnt) lies nearer the dark squares' colour than the colour
+    of the pieces they are read as: their top face is not seen apart from the square, so
+    where they are measured to stand says nothing of a piece's height."""
+    light, dark, _ = square_colours(view)
+    tops = normalised_tops(view, light, dark, dark_parity)
+    _, dark_square, lighter, darker = model.arrays()
+    own = np.where((best == 1)[..., None], lighter, darker)
+    return (sure > 0) & (best > 0) & (distance(tops, dark_square) < distance(tops, own))
+
+
+def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np.ndarray]:
+    """One photo's cells: the colour model learnt from the cells that hold a piece
+    (`photo_occupied`, `learn_colours`), and every cell's probabilities: the colours'
+    (`classify`), where a piece stands out from the empty squares by its outline and colour
+    together, the empty reading's share moved to the pieces' by how sure that is (their
+    colours' word on which side it is kept); and (10, 10) the pieces read whose tops are no
+    height evidence (`poor_tops`)."""
+    occupied, sure = photo_occupied(view)
+    model, dark_parity = learn_colours(view, occupied)
+    p = classify(view, model, dark_parity).p
+    side = p[..., 1:] / np.maximum(p[..., 1:].sum(axis=-1, keepdims=True), 1e-12)
+    moved = p[..., EMPTY] * sure
+    p = p.copy()
+    p[..., EMPTY] -= moved
+    p[..., 1:] += moved[..., None] * side
+    probs = CellProbabilities(p)
+    return model, dark_parity, probs, poor_tops(view, model, dark_parity, sure, probs.best())
