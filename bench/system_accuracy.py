@@ -69,6 +69,9 @@ ONE_LAMP_SHARE = 0.25
 #: The share of scenes whose one side's pieces have the dark squares' colour
 #: (`renderer.scene.Style.like_the_squares`).
 LIKE_SQUARES_SHARE = 0.15
+#: The share of the other scenes whose one side's pieces have the light squares' colour
+#: (`renderer.scene.Style.like_the_light_squares`).
+LIKE_LIGHT_SHARE = 0.1
 #: The share of scenes where one player's hand is the colour of the board's border or dark
 #: squares: over the border it changes nothing the camera can tell (the other renderer's
 #: selfplay-10 at seed 51002: a hand hovering over a corner man, taken for a lift).
@@ -129,6 +132,12 @@ class _SceneSource(RenderedSource):
         if like.random() < LIKE_SQUARES_SHARE:
             dyed = self.style.like_the_squares(like)
             self.like_squares, self.style = dyed != self.style, dyed
+        # one other set in `LIKE_LIGHT_SHARE` dyed like the light squares (its own stream)
+        pale = np.random.default_rng([self.seed, 0x11A7])
+        self.like_light = False
+        if not self.like_squares and pale.random() < LIKE_LIGHT_SHARE:
+            dyed = self.style.like_the_light_squares(pale)
+            self.like_light, self.style = dyed != self.style, dyed
         # one hand in `HAND_LIKE_BOARD_SHARE` the colour of the border or the dark squares
         # (its own stream)
         tone = np.random.default_rng([self.seed, 0x4A4D])
@@ -334,7 +343,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "exposure": round(source.lighting.exposure, 2),
         "shadow": round(source.lighting.shadow, 2),
         "sheen": round(source.sheen(), 2), "spectators": source.spectators,
-        "like_squares": source.like_squares,
+        "like_squares": source.like_squares, "like_light": source.like_light,
         "hand_like_board": source.skins is not None,
         "noise_sigma": round(source.noise_sigma(), 1),
         "pace": _pace_name(pace), "pause_s": [round(v, 2) for v in pace.pause_s],
@@ -368,6 +377,7 @@ BUCKETS = {
     "sheen": lambda r: r.get("sheen", 0.0) >= SHEEN_BUCKET,
     "spectators": lambda r: r.get("spectators", 0) > 0,
     "like the squares": lambda r: r.get("like_squares", False),
+    "like the light squares": lambda r: r.get("like_light", False),
     "hand like the board": lambda r: r.get("hand_like_board", False),
     "blitz": lambda r: r["pace"] == "blitz",
     "quick": lambda r: r["pace"] == "quick",
@@ -504,6 +514,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"shake {r['shake_px']} px, "
                   f"exposure {r['exposure']}, sheen {r['sheen']}, {r['spectators']} spectators, "
                   f"{'pieces like the squares, ' if r['like_squares'] else ''}"
+                  f"{'pieces like the light squares, ' if r.get('like_light') else ''}"
                   f"{'a hand like the board, ' if r['hand_like_board'] else ''}"
                   f"{r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}{place}, irregularities "

@@ -139,6 +139,20 @@ class Style:
         dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in self.dark_square)
         return replace(self, **{near: dyed})
 
+    def like_the_light_squares(self, rng: np.random.Generator) -> "Style":
+        """The same board with one side's pieces the colour of its light squares (the side
+        nearer it in colour; a few levels off): ivory men on a light-grey board.  Found on
+        `altrender`'s low-contrast grey board: beside men the light squares' colour, the light
+        squares show no contrast with anything over them, and the start position's white men
+        were taken for a hand (its selfplay-4 at seed 5151010, nothing recorded).  The other
+        side must stay 60 levels off the light squares (else the board is unchanged)."""
+        near, far = sorted(("white_piece", "black_piece"),
+                           key=lambda side: _dist(getattr(self, side), self.light_square))
+        if _dist(getattr(self, far), self.light_square) <= 60:
+            return self
+        dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in self.light_square)
+        return replace(self, **{near: dyed})
+
     def piece_colour(self, color: Color) -> BGR:
         return self.white_piece if color is Color.WHITE else self.black_piece
 
