@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from altrender.source import AltRenderedSource
 from renderer.hands import Hand
 from renderer.render import Camera, Lighting, Renderer, Style
-from rules.game import Game
 from rules.position import Position
 from tests.vision_helpers import bench_scene, moves_of
 from vision.pipeline import BoardWatcher, WatchConfig
@@ -92,44 +90,3 @@ def test_a_hand_resting_over_the_squares_under_the_same_lamp_is_still_seen(scene
     calibration = BoardWatcher(WatchConfig(corner_46=picture.corner_46)).calibrate(
         picture.image, board=pieces)
     assert set(picture.occluded) & set(calibration.covered)
-
-
-def _ivory_on_grey() -> AltRenderedSource:
-    """The other renderer's selfplay-4 at seed 5151010 (its first three plies): ivory men on a
-    low-contrast light-grey board in a dim room; a hand hovers over the board from 8 s on."""
-    game = Game(start=Position.start())
-    for text in "34-30 19-23 32-27".split():
-        game.push_text(text)
-    source = AltRenderedSource(game, 5151010, fps=10.0, tail_s=3.0)
-    source.open()
-    return source
-
-
-def test_men_the_colour_of_the_light_squares_are_not_taken_for_a_hand():
-    """Ivory men on light-grey squares leave the light squares beside them no contrast, with
-    nothing over them: the start position's white men were taken as a hand over eleven squares,
-    the companion waited for it to go, learnt the board eleven seconds on under a hand hovering
-    over it, and not one of the game's 30 plies was recorded.  The checkers are judged against
-    the dark squares the position leaves empty: nothing is taken as covered, at the start or
-    three plies on."""
-    source = _ivory_on_grey()
-    for t in (0.3, 15.0):
-        image, truth = source.frame_at(t)
-        assert not truth.hand_over_board and truth.phase == "still"
-        board = truth.board if truth.ply else None
-        calibration = BoardWatcher(WatchConfig(corner_46=truth.corner_46)).calibrate(
-            image, board=board)
-        assert calibration.covered == (), t
-
-
-def test_an_arm_over_the_mens_rows_of_ivory_on_grey_is_still_seen():
-    """The guard: in the same scene, the arm hovering over the board (across the middle rows,
-    out over the men's rows to the edge, where the light squares have only men beside them) is
-    still taken as covering squares."""
-    source = _ivory_on_grey()
-    image, truth = source.frame_at(9.6)
-    assert truth.hand_over_board and truth.ply == 2
-    where = BoardWatcher(WatchConfig()).calibrate(source.frame_at(0.3)[0]).location
-    calibration = BoardWatcher(WatchConfig(corner_46=truth.corner_46)).calibrate(
-        image, board=truth.board, location=where)
-    assert len(calibration.covered) >= 6

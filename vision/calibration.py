@@ -253,7 +253,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
         kings = 0.0
     assert colours.cells is not None
     empty_ref = colours.cells.mean[..., EMPTY, :]
-    covered = covered_cells(view, dark_parity, _layout(orientation, board) != EMPTY)
+    covered = covered_cells(view, dark_parity)
     cal = Calibration(location, orientation, colours, man_height, empty_ref, kings,
                       tuple(sq for sq in range(1, 51) if covered[cells[sq - 1]]))
     return cal, pose

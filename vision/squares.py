@@ -306,8 +306,7 @@ _COVER_MASKED = 0.3
 _NEAR_CLIPPED_L = 215.0
 
 
-def covered_cells(view: BoardView, dark_parity: int,
-                  pieces: np.ndarray | None = None) -> np.ndarray:
+def covered_cells(view: BoardView, dark_parity: int) -> np.ndarray:
     """(10, 10) the cells something reaching in over the board's edge covers in this picture:
     a hand or an arm held still over the squares, seen in a still picture with nothing to
     compare it with.  No piece stands on a light square, and the light squares look alike: the
@@ -321,13 +320,7 @@ def covered_cells(view: BoardView, dark_parity: int,
     the board's checkers still show (`_checkers_hidden`): a lamp's glare over the board's edge
     (a set-up endgame waited for as under a hand, was learnt four seconds on, after the first
     moves, and not one was recorded: the bench's selfplay-40 at seed 3333013 and selfplay-31
-    at 3434002), or a hand's shadow.  ``pieces``: (10, 10) the cells the board is known to
-    hold pieces on (a position being learnt); the checkers are judged only against the dark
-    squares it leaves empty: men the colour of the light squares leave no contrast beside
-    them with nothing over them (ivory men on light-grey squares: the start position's white
-    men were taken as a hand over eleven squares, the board was learnt eleven seconds on
-    under a hand hovering over it, and not one move was recorded: the other renderer's
-    selfplay-4 at seed 5151010)."""
+    at 3434002), or a hand's shadow."""
     light = (view.parity != dark_parity) & ~washed_out(view)
     out = np.zeros((10, 10), dtype=bool)
     if np.count_nonzero(light) < 20:
@@ -342,8 +335,7 @@ def covered_cells(view: BoardView, dark_parity: int,
     odd = light & ((d >= _COVER_AB * spread) | (np.abs(lum - lum_centre) >= _COVER_L * lum_spread))
     # a cell that hides the checkers is odd however like the light squares it looks: a hand's
     # skin can look like them where a lamp spreads their lightness wide
-    masked = light & _checkers_hidden(view, light & ~odd if (light & ~odd).any() else light,
-                                      pieces)
+    masked = light & _checkers_hidden(view, light & ~odd if (light & ~odd).any() else light)
     masked &= ~((lum >= _NEAR_CLIPPED_L) & (lum > lum_centre))
     odd |= masked
     if not odd.any():
@@ -353,14 +345,9 @@ def covered_cells(view: BoardView, dark_parity: int,
     count, groups = cv2.connectedComponents(near.astype(np.uint8), connectivity=8)
     rim = np.zeros((10, 10), dtype=bool)
     rim[[0, -1], :] = rim[:, [0, -1]] = True
-    # the edge's light cells with only pieces beside them tell nothing of the checkers: a group
-    # that comes within the bridge of one reaches the edge there (an arm over men's rows)
-    untold = (light & ~_beside_empty(view.parity == dark_parity, pieces) & rim
-              if pieces is not None else np.zeros((10, 10), dtype=bool))
     for g in range(1, count):
         member = (groups == g) & odd
-        reaches = (member & rim).any() or (untold & (groups == g)).any()
-        if reaches and (member & masked).any():
+        if (member & rim).any() and (member & masked).any():
             out |= member
     if not out.any():
         return out
@@ -369,43 +356,24 @@ def covered_cells(view: BoardView, dark_parity: int,
     return out | (beside & (view.parity == dark_parity))
 
 
-def _beside_empty(dark: np.ndarray, pieces: np.ndarray) -> np.ndarray:
-    """(10, 10) cells with a ``dark`` side neighbour outside ``pieces``."""
-    empty = np.pad(dark & ~pieces, 1)
-    return (empty[:-2, 1:-1] | empty[2:, 1:-1] | empty[1:-1, :-2] | empty[1:-1, 2:])
-
-
-def _checkers_hidden(view: BoardView, plain: np.ndarray,
-                     pieces: np.ndarray | None = None) -> np.ndarray:
-    """(10, 10) cells whose floor has lost its contrast with the dark squares beside it, as
+def _checkers_hidden(view: BoardView, plain: np.ndarray) -> np.ndarray:
+    """(10, 10) cells whose floor has lost its contrast with every dark square beside it, as
     something laid over both does (`_COVER_MASKED` of the usual contrast of the ``plain`` light
-    cells, in Lab and in linear light alike); only the neighbours outside ``pieces`` count (a
-    cell with none beside it tells nothing: never hidden)."""
+    cells, in Lab and in linear light alike)."""
     hidden = np.ones((10, 10), dtype=bool)
     for colours in (view.floor, lab_to_linear(view.floor)):
-        contrast = _least_contrast(colours, pieces)
-        told = np.isfinite(contrast)
-        usual = plain & told
-        if not usual.any():
-            return np.zeros((10, 10), dtype=bool)
-        hidden &= told & (np.where(told, contrast, np.inf)
-                          < _COVER_MASKED * float(np.median(contrast[usual])))
+        contrast = _least_contrast(colours)
+        hidden &= contrast < _COVER_MASKED * float(np.median(contrast[plain]))
     return hidden
 
 
-def _least_contrast(colours: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
+def _least_contrast(colours: np.ndarray) -> np.ndarray:
     """(10, 10) each cell's distance from the nearest in colour of its (up to four) side
-    neighbours, from (10, 10, 3) ``colours``; neighbours in ``skip`` (10, 10) are left out
-    (NaN where none is left)."""
-    if skip is not None:
-        colours = np.where(skip[..., None], np.nan, colours)
+    neighbours, from (10, 10, 3) ``colours``."""
     padded = np.pad(colours, ((1, 1), (1, 1), (0, 0)), constant_values=np.nan)
-    steps = np.stack([np.linalg.norm(colours - padded[1 + dr:11 + dr, 1 + dc:11 + dc], axis=-1)
-                      for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))])
-    least = np.full((10, 10), np.nan)
-    some = np.isfinite(steps).any(axis=0)
-    least[some] = np.nanmin(steps[:, some], axis=0)
-    return least
+    return np.nanmin(np.stack([np.linalg.norm(colours - padded[1 + dr:11 + dr, 1 + dc:11 + dc],
+                                              axis=-1)
+                               for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]), axis=0)
 
 
 def _light_field(values: np.ndarray) -> np.ndarray:
