@@ -132,12 +132,7 @@ class Style:
         sets "like the squares": black men the grey of the dark squares, whose colours were never
         told apart, so the start position was never taken (its lidraughts-10 at seed 43003).  The
         other side must stay 60 levels off the dark squares (else the board is unchanged)."""
-        near, far = sorted(("white_piece", "black_piece"),
-                           key=lambda side: _dist(getattr(self, side), self.dark_square))
-        if _dist(getattr(self, far), self.dark_square) <= 60:
-            return self
-        dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in self.dark_square)
-        return replace(self, **{near: dyed})
+        return self._dyed_like(self.dark_square, rng)
 
     def like_the_light_squares(self, rng: np.random.Generator) -> "Style":
         """The same board with one side's pieces the colour of its light squares (the side
@@ -146,11 +141,16 @@ class Style:
         squares show no contrast with anything over them, and the start position's white men
         were taken for a hand (its selfplay-4 at seed 5151010, nothing recorded).  The other
         side must stay 60 levels off the light squares (else the board is unchanged)."""
+        return self._dyed_like(self.light_square, rng)
+
+    def _dyed_like(self, colour: BGR, rng: np.random.Generator) -> "Style":
+        """The side nearer ``colour`` dyed it, a few levels off, unless the other side lies
+        within 60 levels of it too (then unchanged)."""
         near, far = sorted(("white_piece", "black_piece"),
-                           key=lambda side: _dist(getattr(self, side), self.light_square))
-        if _dist(getattr(self, far), self.light_square) <= 60:
+                           key=lambda side: _dist(getattr(self, side), colour))
+        if _dist(getattr(self, far), colour) <= 60:
             return self
-        dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in self.light_square)
+        dyed = tuple(int(np.clip(v + rng.normal(0, 6), 0, 255)) for v in colour)
         return replace(self, **{near: dyed})
 
     def piece_colour(self, color: Color) -> BGR:

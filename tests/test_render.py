@@ -129,56 +129,34 @@ def test_pieces_stand_at_their_squares_in_their_colours(renderer: Renderer, came
             assert near(seen, style.piece_colour(piece.color), 60), (sq, seen)
 
 
-def test_a_set_dyed_like_the_squares_draws_one_sides_men_in_the_dark_squares_colour(
-        renderer: Renderer) -> None:
+@pytest.mark.parametrize("dye, square", [("like_the_squares", "dark_square"),
+                                          ("like_the_light_squares", "light_square")])
+def test_a_set_dyed_like_the_squares_draws_one_sides_men_in_their_colour(
+        renderer: Renderer, dye: str, square: str) -> None:
     # The other renderer's sets "like the squares" (black men the grey of the dark squares)
-    # kept a start position from ever being taken; the bench draws such sets too
-    # (`bench.system_accuracy.LIKE_SQUARES_SHARE`).  The side nearer the dark squares' colour
-    # takes it, a few levels off; the other side stays as it was, well apart.
+    # kept a start position from ever being taken, and its ivory men on a light-grey board
+    # were taken for a hand over the squares (its selfplay-4 at seed 5151010); the bench draws
+    # such sets too (`bench.system_accuracy.LIKE_SQUARES_SHARE`, `LIKE_LIGHT_SHARE`).  The
+    # side nearer the squares' colour takes it, a few levels off; the other side stays as it
+    # was, well apart.
     drawn = 0
     for seed in range(8):
         style = Style.random(np.random.default_rng(seed))
-        dyed = style.like_the_squares(np.random.default_rng([seed, 1]))
-        if dyed == style:  # both sides near the dark squares: left as it was
+        dyed = getattr(style, dye)(np.random.default_rng([seed, 1]))
+        colour = getattr(style, square)
+        if dyed == style:  # both sides near the squares' colour: left as it was
             continue
         sides = {WHITE: "white_piece", BLACK: "black_piece"}
         same = [c for c, side in sides.items() if getattr(dyed, side) == getattr(style, side)]
         assert len(same) == 1
         other = BLACK if same[0] is WHITE else WHITE
-        assert near(dyed.piece_colour(other), style.dark_square, 25)
-        assert not near(dyed.piece_colour(same[0]), style.dark_square, 60)
+        assert near(dyed.piece_colour(other), colour, 25)
+        assert not near(dyed.piece_colour(same[0]), colour, 60)
         pos = Position.start()
         r = renderer.render(pos.pieces(), Camera(), dyed, Lighting())
         sq = next(s for s, p in pos.pieces().items() if p.color is other)
         seen = patch(r.image, r.square_centre(sq, dyed.man_height_mm), 2)
-        assert near(seen, style.dark_square, 60), (seed, sq, seen)
-        drawn += 1
-    assert drawn >= 4
-
-
-def test_a_set_dyed_like_the_light_squares_draws_one_sides_men_in_their_colour(
-        renderer: Renderer) -> None:
-    # The other renderer's ivory men on a light-grey board were taken for a hand over the
-    # squares (its selfplay-4 at seed 5151010); the bench draws such sets too
-    # (`bench.system_accuracy.LIKE_LIGHT_SHARE`).  The side nearer the light squares' colour
-    # takes it, a few levels off; the other side stays as it was, well apart.
-    drawn = 0
-    for seed in range(8):
-        style = Style.random(np.random.default_rng(seed))
-        dyed = style.like_the_light_squares(np.random.default_rng([seed, 1]))
-        if dyed == style:  # both sides near the light squares: left as it was
-            continue
-        sides = {WHITE: "white_piece", BLACK: "black_piece"}
-        same = [c for c, side in sides.items() if getattr(dyed, side) == getattr(style, side)]
-        assert len(same) == 1
-        dyed_side = BLACK if same[0] is WHITE else WHITE
-        assert near(dyed.piece_colour(dyed_side), style.light_square, 25)
-        assert not near(dyed.piece_colour(same[0]), style.light_square, 60)
-        pos = Position.start()
-        r = renderer.render(pos.pieces(), Camera(), dyed, Lighting())
-        sq = next(s for s, p in pos.pieces().items() if p.color is dyed_side)
-        seen = patch(r.image, r.square_centre(sq, dyed.man_height_mm), 2)
-        assert near(seen, style.light_square, 60), (seed, sq, seen)
+        assert near(seen, colour, 60), (seed, sq, seen)
         drawn += 1
     assert drawn >= 4
 
