@@ -557,6 +557,7 @@ class Companion:
                 try:
                     calibration, guessed = self._calibration(least[1], board, now)
                 except (BoardNotFound, CalibrationError):
+                    # (the watcher may be left learnt from the clearer picture: learnt again)
                     calibration, guessed = self._calibration(image, board, now)
             self._covered_least = None
             if self._reads_otherwise(board):
@@ -609,15 +610,15 @@ class Companion:
         if (self._covered_least is None
                 or len(calibration.covered) < len(self._covered_least[0])):
             self._covered_least = (calibration.covered, image.copy())
-        squares = ", ".join(map(str, calibration.covered))
         if self._covered_since is None:
             self._covered_since = now
+            squares = ", ".join(map(str, calibration.covered))
             self._note(f"Something lies over squares {squares} (a hand?): waiting for it to go "
                        "before learning the board")
         if now - self._covered_since < COVERED_WAIT_S - 1e-9:
             return True
-        squares = ", ".join(map(str, self._covered_least[0]))
-        self._note(f"Learning the board although something still lies over squares {squares}",
+        least = ", ".join(map(str, self._covered_least[0]))
+        self._note(f"Learning the board although something still lies over squares {least}",
                    logging.WARNING)
         return False
 
