@@ -422,6 +422,7 @@ class Companion:
         # moves, and what it recorded, for the game (`_caught_up`)
         self._begun_trial: "tuple[Arbiter, list[Event]] | None" = None
         self._set_up_hinted = False
+        self._out_of_view_said = ""  # the last board-out-of-view message said (`_not_calibrated`)
         self._next_game = False  # learning the next game's board after a game over
         self._covered_since: float | None = None  # since when a hand lay still over it (`_covered`)
         # the still picture with the fewest squares covered while waiting (squares, picture)
@@ -648,6 +649,9 @@ class Companion:
                         "White's first move shows it)")
         self._note(f"Board found; square 46 is at the {_CORNER_NAMES[corner]} of the "
                    f"picture{checked}")
+        out = self.watcher.view_limits()
+        if out:
+            self._note(f"Camera placement: {out}", logging.WARNING)
         limit = self.watcher.king_limits()
         if limit:  # the arbiter still knows its kings; a crown or a misplaced one may go unseen
             self._note(f"Camera placement: {limit}", logging.WARNING)
@@ -680,9 +684,21 @@ class Companion:
         when a resumed game's board is read as it is."""
         from vision.pipeline import CalibrationError
 
+        from vision.calibration import BoardOutOfView
+
         if self._calibrate_since is None:
             self._calibrate_since = now
         waited = now - self._calibrate_since
+        if isinstance(e, BoardOutOfView):
+            # part of the board lies out of the picture: the camera is to move, not the pieces
+            # (a wide-angle lens close above the board, its near row beyond the picture, waited
+            # for the start position all game: "empty squares and pieces do not look apart",
+            # the other renderer's selfplay-9 at seed 5353007); said again only when it changes
+            text = f"The board is not wholly in view: {e}"
+            if text != self._out_of_view_said:
+                self._out_of_view_said = text
+                self._note(text, logging.WARNING)
+            return
         if self.resumed and isinstance(e, CalibrationError) \
                 and self.watcher.config.corner_46 is not None \
                 and waited >= CALIBRATE_RESUMED_S:
@@ -1013,6 +1029,7 @@ class Companion:
         on a light square).  The board is then followed, and the user told to fix the
         configuration (`_orientation_misfit`); a half turn off from the start position shows at
         White's first move (`_oriented`)."""
+        from vision.calibration import check_in_view
         from vision.locate import BoardNotFound
         from vision.pipeline import BoardWatcher, CalibrationError
 
@@ -1070,10 +1087,14 @@ class Companion:
                 if board is not None and (self._set_up_best is None
                                           or apart > self._set_up_best[0]):
                     self._set_up_best = (apart, image)
-                raise CalibrationError(
-                    f"the board does not show the {what} position: its empty squares and both "
-                    f"sides' pieces do not look apart where they stand in it ({apart:.2f} "
-                    "spreads apart)")
+                why = (f"the board does not show the {what} position: its empty squares and "
+                       f"both sides' pieces do not look apart where they stand in it ({apart:.2f} "
+                       "spreads apart)")
+                # squares cut by the picture's edge read as what lies there: the likelier cause
+                check_in_view(calibration.location, (image.shape[1], image.shape[0]),
+                              calibration.orientation, why,
+                              named=self.watcher.config.corner_46 is not None)
+                raise CalibrationError(why)
         guessed = self._saved_guess
         if by_board is None:
             # no corner configured, saved or given by markers, and the start position: the

@@ -35,6 +35,97 @@ class CalibrationError(ValueError):
     """The calibration frame does not show the start position."""
 
 
+class BoardOutOfView(CalibrationError):
+    """Part of the board lies outside the camera's picture, so the board cannot be learnt
+    there: ``squares`` (1-50, as the board was read) and the picture's ``edges`` they lie
+    beyond ("left", "bottom"...).  The fix is the camera's, not the pieces' (`out_of_view`).
+    The squares are named only when square 46's corner was known (``named``): a board that
+    could not be learnt may have been read turned."""
+
+    def __init__(self, squares: tuple[int, ...], edges: tuple[str, ...], why: str,
+                 named: bool = True) -> None:
+        self.squares, self.edges = squares, edges
+        where = " and ".join(edges)
+        what = f"squares {', '.join(map(str, squares))}" if named else f"{len(squares)} squares"
+        super().__init__(
+            f"{why}: {what} lie outside the camera's picture (beyond its {where} "
+            f"edge{'s' if len(edges) > 1 else ''}); move or aim the camera so that the whole "
+            "board is in view")
+
+
+#: How much of a square, round its centre, should lie in the picture for the square to be read
+#: well: the middle this share of its side each way (`out_of_view`).  A man stands on the
+#: middle of his square, and the readings sample there.  A square whose centre is out of view
+#: is never read (`learn_calibration` refuses the board); one whose middle is cut by the
+#: picture's edge may be (our renderer's start position, its left column half out of view,
+#: read every man there): such a board is learnt with a warning (`view_warning`), and named as
+#: the likely cause when it cannot be learnt.
+VIEW_CORE = 0.3
+
+
+def out_of_view(location: BoardLocation, size: tuple[int, int], orientation: "Orientation",
+                core: float = VIEW_CORE) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The squares (1-50) whose middle (``core`` of a side each way from its centre) does not
+    lie wholly in a picture of ``size`` (width, height), and the picture's edges they lie
+    beyond, in the order left, right, top, bottom.  A camera aimed off the board's middle, or a
+    wide-angle lens close above it, leaves the board's near row or an edge column out of view:
+    such squares read as whatever lies at the picture's edge, never as their pieces."""
+    w, h = size
+    cells = orientation.square_cells()
+    offsets = np.array([(dx, dy) for dx in (-core, 0.0, core) for dy in (-core, 0.0, core)])
+    grid = np.array([(c + 0.5 + dx, r + 0.5 + dy) for r, c in cells for dx, dy in offsets])
+    px = location.to_image(grid).reshape(50, len(offsets), 2)
+    beyond = {"left": px[..., 0] < 0, "right": px[..., 0] > w - 1,
+              "top": px[..., 1] < 0, "bottom": px[..., 1] > h - 1}
+    out = np.zeros(50, dtype=bool)
+    edges = []
+    for edge, mask in beyond.items():
+        if mask.any():
+            edges.append(edge)
+            out |= mask.any(axis=1)
+    return tuple(int(i) + 1 for i in np.flatnonzero(out)), tuple(edges)
+
+
+def view_warning(location: BoardLocation, size: tuple[int, int], orientation: "Orientation"
+                 ) -> str | None:
+    """What to tell the user when squares' middles lie partly out of the picture (`out_of_view`):
+    readings there may fail.  None when every square lies well in view."""
+    squares, edges = out_of_view(location, size, orientation)
+    if not squares:
+        return None
+    where = " and ".join(edges)
+    return (f"squares {', '.join(map(str, squares))} lie partly outside the camera's picture "
+            f"(at its {where} edge{'s' if len(edges) > 1 else ''}): pieces there may be misread; "
+            "move or aim the camera so that the whole board is well in view")
+
+
+def edge_hint(location: BoardLocation, size: tuple[int, int]) -> str:
+    """A hint for a board that cannot be learnt whose playing area reaches (within half a
+    square) the picture's edge: a column or row of it may lie beyond, the board then found one
+    column over, the border taken for a column (our renderer's start position with the camera
+    aimed 12 cm off the board's middle).  Empty when the board lies well within the picture."""
+    w, h = size
+    c, margin = location.corners, 0.5 * location.square_px
+    near = [edge for edge, hit in (("left", c[:, 0].min() < margin),
+                                   ("right", c[:, 0].max() > w - 1 - margin),
+                                   ("top", c[:, 1].min() < margin),
+                                   ("bottom", c[:, 1].max() > h - 1 - margin)) if hit]
+    if not near:
+        return ""
+    where = " and ".join(near)
+    return (f" (the board reaches the picture's {where} edge{'s' if len(near) > 1 else ''}: if "
+            "part of it is out of view, move or aim the camera so that all of it is in view)")
+
+
+def check_in_view(location: BoardLocation, size: tuple[int, int], orientation: "Orientation",
+                  why: str, core: float = VIEW_CORE, named: bool = True) -> None:
+    """`BoardOutOfView` (saying ``why`` first, naming the squares when ``named``) when squares'
+    middles (``core``) lie out of the picture of ``size``; nothing otherwise."""
+    squares, edges = out_of_view(location, size, orientation, core)
+    if squares:
+        raise BoardOutOfView(squares, edges, why, named)
+
+
 @dataclass(frozen=True)
 class Orientation:
     """Which of the four rotations maps the board's rows and columns to the image grid."""
@@ -203,9 +294,12 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
     if corner_46 is not None:
         orientation = Orientation.from_corner_46(corner_46)
         if orientation.dark_parity != dark_parity:
+            # (a board one column beyond the picture is found one column over: its dark
+            # squares then lie where the light ones are)
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
-                "corner must be a dark square's")
+                "corner must be a dark square's"
+                + edge_hint(location, (frame.shape[1], frame.shape[0])))
         colours, odd = learn_references(view, _layout(orientation, board), dark_parity,
                                         absent=not strict)
     else:
@@ -227,11 +321,17 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                              colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)
+    size = (frame.shape[1], frame.shape[0])
+    # a square whose centre is out of the picture is never read: the camera must move
+    named = corner_46 is not None  # (else the board may have been read turned)
+    check_in_view(location, size, orientation, "the board does not fit in the picture", core=0.0,
+                  named=named)
     if strict and len(odd) > 3:
         what = "the start position" if board == start_board() else "the expected position"
-        raise CalibrationError(
-            f"the calibration frame does not show {what} ({len(odd)} squares do not look like "
-            "the rest of their kind): set up the pieces and calibrate again")
+        why = (f"the calibration frame does not show {what} ({len(odd)} squares do not look "
+               "like the rest of their kind)")
+        check_in_view(location, size, orientation, why, named=named)
+        raise CalibrationError(f"{why}: set up the pieces and calibrate again")
     cells = orientation.square_cells()
     if man_height is None and not pose.top_down:
         occupied = np.zeros((10, 10), dtype=bool)

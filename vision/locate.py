@@ -329,6 +329,16 @@ def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
     return _Fit(H, scores, points)
 
 
+#: How far (in squares) a window's outer corner may lie outside the picture (`_place`).  A
+#: board whose edge column is half out of view (a camera aimed off the board's middle, a
+#: strong wide-angle lens) was placed one column over, the border taken for its far column,
+#: and calibrating then failed with "6 squares differ": a user is told that pieces are set
+#: wrong, not where the camera looks.  Placed where it is, the squares out of view are named
+#: (`vision.calibration.BoardOutOfView`).  A window one column beyond a board wholly in view
+#: scores worse anyway: the board's real corners lie on its ring.
+_OUT_OF_VIEW = 1.0
+
+
 def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, float] | None:
     """The lattice offset (ox, oy) of grid point (0, 0), with the window's score and margin."""
     keys = list(fit.good)
@@ -350,7 +360,7 @@ def _place(lab: np.ndarray, fit: _Fit, px: int = 24) -> tuple[int, int, float, f
                    dtype=np.float64)
     img_pts = cv2.perspectiveTransform(lat.reshape(-1, 1, 2), fit.homography).reshape(ny, nx, 2)
     h, w = lab.shape[:2]
-    tol = 0.3 * float(np.median([np.linalg.norm(img_pts[0, 1] - img_pts[0, 0]),
+    tol = _OUT_OF_VIEW * float(np.median([np.linalg.norm(img_pts[0, 1] - img_pts[0, 0]),
                                  np.linalg.norm(img_pts[1, 0] - img_pts[0, 0])]))
     inside = ((img_pts[..., 0] > -tol) & (img_pts[..., 0] < w + tol)
               & (img_pts[..., 1] > -tol) & (img_pts[..., 1] < h + tol))

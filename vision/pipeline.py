@@ -31,8 +31,8 @@ from rules.matching import sure_of_kind
 from rules.observation import Observation, Settled, SquareReading
 from rules.piece import BLACK, WHITE, Piece
 from rules.squares import promotion_row
-from vision.calibration import (Calibration, CalibrationError, Orientation, learn_calibration,
-                                start_board)
+from vision.calibration import (Calibration, CalibrationError, Orientation, check_in_view,
+                                edge_hint, learn_calibration, start_board, view_warning)
 from vision.colours import BLACK_PIECE, EMPTY, WHITE_PIECE, ColourModel, distance, relight
 from vision.kept import Box, Kept, board_box, mean_kept
 from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_evidence, limit_warning,
@@ -303,9 +303,12 @@ class BoardWatcher:
         if len(wrong) > 3:
             self.calibration, self._location, self._pose, self._size, self._anchor = before
             what = "the start position" if board is None else "the expected position"
-            raise CalibrationError(
-                f"the calibration frame does not show {what} ({len(wrong)} squares "
-                "differ): set up the pieces and calibrate again")
+            why = f"the calibration frame does not show {what} ({len(wrong)} squares differ)"
+            # squares cut by the picture's edge are the likelier cause, and the camera the fix
+            check_in_view(location, (frame.shape[1], frame.shape[0]), cal.orientation, why,
+                          named=self.config.corner_46 is not None)
+            raise CalibrationError(f"{why}: set up the pieces and calibrate again"
+                                   + edge_hint(location, (frame.shape[1], frame.shape[0])))
         self._reference = obs
         self._confirmed = expected
         self._still = small_view(frame, location)
@@ -358,6 +361,14 @@ class BoardWatcher:
         cells = None if self.calibration is None else self.calibration.colours.cells
         return cells is not None and not all(cells.seen[..., k].any()
                                              for k in (WHITE_PIECE, BLACK_PIECE))
+
+    def view_limits(self) -> str | None:
+        """Which squares lie partly out of the camera's picture, with the fix
+        (`vision.calibration.view_warning`); None when the whole board lies well in view, or
+        uncalibrated."""
+        if self.calibration is None or self._location is None or self._size is None:
+            return None
+        return view_warning(self._location, self._size, self.calibration.orientation)
 
     def king_limits(self) -> str | None:
         """Why kings cannot be told from men surely from where the camera stands, with the fix
