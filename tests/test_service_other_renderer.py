@@ -81,3 +81,30 @@ def test_dark_men_the_colour_of_the_dark_squares_are_read_by_their_outlines(tmp_
         events.extend(c.process(frame))
     assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
     assert c.arbiter.game.move_texts() == game.move_texts()
+
+
+def test_an_arms_shadow_over_the_board_at_quick_play_is_no_hand(tmp_path):
+    """The other renderer's selfplay-30 at seed 5757004: one lamp, quick play, and the arm of
+    the player who just moved resting beside the board, its long shadow over a third of the
+    squares.  Joined through that shadow to a man moved since the last still board, the arm was
+    a hand over 20-60 squares on every frame: the board was never still for 53 seconds and
+    not one of the first 30 plies was recorded.  A dark shadow joins only what lies near a
+    change of its own (`vision.motion._hands`)."""
+    # the scene's timing is the whole game's: its first 30 plies, watched for 40 seconds
+    game = Game()
+    for text in ("35-30 20-25 32-27 18-23 34-29 25x21 29x20 10x30 40x20 15x24 38-32 12-18 "
+                 "31-26 7-12 32-28 18x40 50x10 5x14 37-32 13-18 32-27 21x32 42x15 17-21 "
+                 "26x17 16x18 41-37 1-7 43-38 11-17").split():
+        game.push_text(text)
+    source = AltRenderedSource(game, 5757004, fps=6.0, tail_s=3.0)
+    source.open()
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  corner_46=source.corner_46)
+    c.open_game()
+    events = []
+    while (frame := source.read()) is not None and frame.time < 40.0:
+        events.extend(c.process(frame))
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    # by 40 s ten plies were recorded (the eleventh, played at 35 s, waits for a still board)
+    got = c.arbiter.game.move_texts()
+    assert len(got) >= 10 and got == game.move_texts()[:len(got)], got
