@@ -798,7 +798,11 @@ class Arbiter:
         not looked at again for ever: the line is the only one that explains it far better than
         any other (`Scorer`), and every reading since said the same; so is one read unsurely as
         a piece of a side whose every piece is read surely elsewhere (no side gains a piece:
-        the reading cannot be true).
+        the reading cannot be true); and so, the other way round, is a square the line puts a
+        piece on, read as that piece or with it as the second choice, when that side's pieces
+        not read surely are as many as such squares, no other square reads even unsurely as
+        one of them, and every other square the line changes is read surely (no side loses a
+        piece unseen: it stands there).
 
         So is a square the line's movers ``left`` (a move's first square, empty at its end,
         nothing captured there) read empty however unsurely, when every square the line puts a
@@ -832,6 +836,36 @@ class Arbiter:
             sure = Counter(r.content.color for sq in range(1, 51) for r in (obs.reading(sq),)
                            if r.content is not None and sure_of_kind(r))
 
+            # a side's pieces not read surely, no square but the line's landing squares of that
+            # side read as one of them even unsurely, every other square the line changes read
+            # surely: the pieces stand there, however unsurely
+            # (a blue king on a dark square after 7-34 30x48, read at 0.47-0.52 against empty,
+            # every other square sure: its side's one piece, it was looked at again until the
+            # recording ended: the other renderer's selfplay-34 at seed 5757005)
+            end = self._physical(self.position)
+            for sq, piece in changed.items():
+                if piece is None:
+                    end.pop(sq, None)
+                else:
+                    end[sq] = piece
+            after = Counter(p.color for p in end.values())
+            unread = [sq for sq in range(1, 51) if not sure_of_kind(obs.reading(sq))]
+
+            def may_hold(sq: int, color) -> bool:
+                # (a square under a hand tells nothing: the line, the one legal play that
+                # explains the board, says what stands there)
+                r = obs.reading(sq)
+                return not r.occluded and (_side(r.content) is color or (
+                    r.has_alternative and _side(r.alternative) is color))
+
+            hidden = set()
+            for color in after:
+                landing = [sq for sq in unread if sq in changed and _side(end.get(sq)) is color]
+                if landing and after[color] - sure[color] == len(landing) and not any(
+                        may_hold(sq, color) for sq in unread if sq not in landing) and all(
+                        sq in landing or sure_of_kind(obs.reading(sq)) for sq in changed):
+                    hidden.add(color)
+
         left = left or {}
         arrived_surely = patient and bool(left or taken) and all(
             sure_of_kind(obs.reading(sq)) for sq, piece in changed.items() if piece is not None)
@@ -853,6 +887,10 @@ class Arbiter:
                         and r.kind_confidence < LIKELY_KIND and all(
                             _likely_empty(obs.reading(taken)) for taken in left[sq]):
                     return False  # a capture's first square: what it took is seen gone
+            if want is not None and want.color in hidden and (
+                    _side(got) is want.color or (r.has_alternative
+                                                 and _side(r.alternative) is want.color)):
+                return False  # the side's piece is nowhere else
             if (None if want is None else want.color) != (None if got is None else got.color):
                 return got is None or sure[got.color] < have[got.color]
             return r.kind_confidence < LIKELY_KIND

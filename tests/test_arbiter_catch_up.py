@@ -958,3 +958,58 @@ def test_a_side_read_with_a_piece_more_than_it_had_is_looked_at_again_before_art
         if of(events, Irregularity):
             break
     assert of(events, Irregularity) and arb.game.ply == AT + 2
+
+
+#: A set-up endgame: White's kings on 7 and 12, Black's king on 35 (the other renderer's
+#: selfplay-34): 12-26 35-30 7-34 30x48 leaves one king against one king.
+KINGS = "W:WK7,K12:BK35"
+
+
+def _kings_after_two() -> Arbiter:
+    arb = Arbiter(Game(start=Position.from_fen(KINGS)))
+    for text in ("12-26", "35-30"):
+        arb.game.push_text(text)
+    return arb
+
+
+def _kings_end(readings: dict[int, SquareReading]):
+    game = Game(start=Position.from_fen(KINGS))
+    for text in ("12-26", "35-30", "7-34", "30x48"):
+        game.push_text(text)
+    return game.position.pieces(), readings
+
+
+def test_a_sides_last_piece_read_unsurely_where_the_one_line_puts_it_is_recorded_art_22():
+    """The king's capture 30x48 lands on a square whose blue king reads at 0.47-0.52 against
+    empty, every reading alike; no other square reads even unsurely as Black's, and Black has
+    one piece: it stands there.  Looked at again for ever, the game was never recorded to its
+    end (the other renderer's selfplay-34 at seed 5757005)."""
+    board, readings = _kings_end({
+        48: SquareReading(Piece(BLACK, True), 0.49, alternative=None),
+        # squares under an arm resting beside the board tell nothing either way
+        6: SquareReading(None, 0.5, alternative=Piece(BLACK, False), occluded=True),
+    })
+    arb = _kings_after_two()
+    events = []
+    for _ in range(3):
+        events.extend(arb.observe(settled(board, readings=readings)))
+        if of(events, MovePlayed):
+            break
+    assert texts(events) == ["7-34", "30x48"]
+    assert not of(events, Irregularity)
+
+
+def test_a_sides_piece_read_unsurely_while_another_square_may_hold_it_is_looked_at_again_art_22():
+    """The same board with square 2 read empty, but a black man its second choice: Black's
+    king may stand there as well as on 48, and the camera is asked again."""
+    board, readings = _kings_end({
+        48: SquareReading(Piece(BLACK, True), 0.49, alternative=None),
+        2: SquareReading(None, 0.6, alternative=Piece(BLACK, False)),
+    })
+    arb = _kings_after_two()
+    events = []
+    for _ in range(3):
+        events.extend(arb.observe(settled(board, readings=readings)))
+    assert not of(events, MovePlayed)
+    assert of(events, LookAgain)
+    assert not of(events, Irregularity)
