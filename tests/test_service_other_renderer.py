@@ -17,6 +17,23 @@ from rules.position import Position
 OPENING = ("34-30", "20-25", "39-34")
 
 
+def watched(tmp_path, game: Game, seed: int, fps: float, until: float | None = None,
+            set_up: bool = False):
+    """The companion with its defaults after the other renderer's frames of ``game`` in the
+    scene of ``seed`` (until ``until`` seconds, when given; ``set_up``: the game's set-up
+    position given as its start): it, and what it said."""
+    source = AltRenderedSource(game, seed, fps=fps, tail_s=3.0)
+    source.open()
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
+                  corner_46=source.corner_46, start=game.start if set_up else None)
+    c.open_game()
+    events = []
+    while (frame := source.read()) is not None and (until is None or frame.time < until):
+        events.extend(c.process(frame))
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    return c, events
+
+
 def test_a_start_position_whose_dark_men_have_the_dark_squares_colour_is_taken_by_their_outlines(
         tmp_path, caplog):
     """The other renderer's scene at seed 43003: a grey and white board whose black men are the
@@ -50,15 +67,7 @@ def test_a_fist_hovering_over_the_far_edge_hides_the_corner_of_a_square_it_cover
     game = Game(start=Position.from_fen("W:W16,30,K43:BK8,14,K35,37"))
     for text in ("43-49", "35x19"):
         game.push_text(text)
-    source = AltRenderedSource(game, 43009, fps=15.0, tail_s=3.0)
-    source.open()
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
-                  corner_46=source.corner_46, start=game.start)
-    c.open_game()
-    events = []
-    while (frame := source.read()) is not None:
-        events.extend(c.process(frame))
-    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    c, _ = watched(tmp_path, game, 43009, fps=15.0, set_up=True)
     assert c.arbiter.game.move_texts() == ["43-49", "35x19"]
 
 
@@ -71,15 +80,7 @@ def test_dark_men_the_colour_of_the_dark_squares_are_read_by_their_outlines(tmp_
     game = Game()
     for text in ("31-27", "18-23", "34-29", "23x34"):
         game.push_text(text)
-    source = AltRenderedSource(game, 47010, fps=15.0, tail_s=3.0)
-    source.open()
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
-                  corner_46=source.corner_46)
-    c.open_game()
-    events = []
-    while (frame := source.read()) is not None:
-        events.extend(c.process(frame))
-    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    c, _ = watched(tmp_path, game, 47010, fps=15.0)
     assert c.arbiter.game.move_texts() == game.move_texts()
 
 
@@ -96,15 +97,7 @@ def test_an_arms_shadow_over_the_board_at_quick_play_is_no_hand(tmp_path):
                  "31-26 7-12 32-28 18x40 50x10 5x14 37-32 13-18 32-27 21x32 42x15 17-21 "
                  "26x17 16x18 41-37 1-7 43-38 11-17").split():
         game.push_text(text)
-    source = AltRenderedSource(game, 5757004, fps=6.0, tail_s=3.0)
-    source.open()
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"},
-                  corner_46=source.corner_46)
-    c.open_game()
-    events = []
-    while (frame := source.read()) is not None and frame.time < 40.0:
-        events.extend(c.process(frame))
-    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    c, _ = watched(tmp_path, game, 5757004, fps=6.0, until=40.0)
     # by 40 s ten plies were recorded (the eleventh, played at 35 s, waits for a still board)
     got = c.arbiter.game.move_texts()
     assert len(got) >= 10 and got == game.move_texts()[:len(got)], got
