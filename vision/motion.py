@@ -209,57 +209,17 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     if not diff.any():
         return settled_view(view, still)
     shaded = shade(view, reference, delta)
-    deep = darkened(view, reference)
-    _, _, table = _hands(diff, config, shaded, deep=deep)
-    joined = _joined_faintly(change, diff, shaded, delta, light, config, deep)
+    _, _, table = _hands(diff, config, shaded)
+    joined = _joined_faintly(change, diff, shaded, delta, light, config)
     if joined is not None:  # (a faint arm's own pixels aside)
         table |= joined[1] & ~joined[2]
-    # a shade is kept out only where it darkens the board: where the view is the lighter, the
-    # shade lay in the previous reference (kept from a board taken under it), and the view is
-    # the board in its own light.  Kept on, under one lamp at quick play the arms' shadows
-    # piled up in the reference board after board, until a third of the board differed from
-    # it on every frame as a hand (the other renderer's selfplay-30 at seed 5757004)
-    darker = (cv2.blur(view.mean(axis=-1), (_SHADE_WINDOWS[0],) * 2)
-              < cv2.blur(reference.mean(axis=-1), (_SHADE_WINDOWS[0],) * 2))
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
-    keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded & darker)).astype(np.uint8), cv2.MORPH_CLOSE,
+    keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded)).astype(np.uint8), cv2.MORPH_CLOSE,
                                        np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
                       np.ones((_KEEP_GROW, _KEEP_GROW), np.uint8)).astype(bool)
     if moved is not None and moved.shape == keep.shape:
         keep &= ~moved
-        if (moved & diff & shaded).any():
-            view = _unshaded(view, reference, moved, diff & ~shaded)
     return settled_view(view, still, keep)
-
-
-#: The window (view pixels) over which `_unshaded` measures a shade's darkening round the
-#: pieces that moved: two squares, the squares' pattern in it.
-_UNSHADE_WINDOW = 17
-#: The darkening (or brightening) `_unshaded` undoes at most, as a brightness ratio.
-_UNSHADE_RANGE = (0.25, 2.0)
-
-
-def _unshaded(view: np.ndarray, reference: np.ndarray, moved: np.ndarray,
-              changed: np.ndarray) -> np.ndarray:
-    """``view`` with the pixels of the pieces that moved (``moved``) brought back to the still
-    reference's light: divided by the brightness ratio of the view to the ``reference`` round
-    them, measured over `_UNSHADE_WINDOW` on the pixels neither moved nor ``changed`` otherwise
-    (a shade's, or nothing's).  A man moved under an arm's shadow, taken into the reference as
-    the shadow showed him, was a dark patch there once the shadow left: no shade of the board
-    round it, so a change of the board's own, which the next arm's shadow joined to the table
-    as a hand over the board on every frame; at quick play under one lamp, 17 plies went by
-    unseen (the other renderer's selfplay-30 at seed 5757004)."""
-    use = (~moved & ~changed).astype(np.float32)
-    k = (_UNSHADE_WINDOW, _UNSHADE_WINDOW)
-    weight = cv2.blur(use, k)
-    lum_v = cv2.blur(view.mean(axis=-1) * use, k)
-    lum_r = cv2.blur(reference.mean(axis=-1) * use, k)
-    ratio = np.where((weight > 0.05) & (lum_r > _SHADE_DARK * weight),
-                     lum_v / np.maximum(lum_r, 1e-6), 1.0)
-    ratio = np.clip(ratio, *_UNSHADE_RANGE).astype(np.float32)
-    out = view.copy()
-    out[moved] = view[moved] / ratio[moved][:, None]
-    return out
 
 
 def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
@@ -481,20 +441,6 @@ def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
     return out
 
 
-#: A shade whose brightness ratio to the still board, over two squares, is below this darkens
-#: the board clearly: a shadow (`darkened`).
-_DEEP_SHADE = 0.8
-
-
-def darkened(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Per pixel, whether ``view`` is clearly darker than ``reference`` over two squares (the
-    widest of `_SHADE_WINDOWS`, its brightness ratio under `_DEEP_SHADE`): an arm's shadow under
-    one lamp, not a hand's colour near the squares'."""
-    w = (_SHADE_WINDOWS[-1],) * 2
-    return (cv2.blur(view.mean(axis=-1), w)
-            < _DEEP_SHADE * np.maximum(cv2.blur(reference.mean(axis=-1), w), _SHADE_DARK))
-
-
 @cache
 def _ring_mask(inside: int = 0) -> np.ndarray:
     """The ring around the playing area, and ``inside`` pixels of the playing area's rim (built
@@ -545,20 +491,7 @@ def _edge_mask() -> np.ndarray:
     return mask
 
 
-#: How far (view pixels, of `MOTION_PX` a square) a dark shadow's pixels join a change to
-#: another (`_hands`, `darkened`): a shadow stretching on across the board joins nothing beyond
-#: that.  (A hand's own pixels that look like a shade of what they cover, walnut-brown over
-#: walnut squares, darken nothing much over two squares: they join as before.  Limited too,
-#: the other renderer's selfplay-12 at seed 47010 read a board under such an arm.)  Joined through any length of
-#: shade, an arm resting beside the board, its long shadow over the squares, and a man moved
-#: since the last still board under that shadow made one "hand" over 30-60 squares on every
-#: frame of a quick game: the board was never still for 53 seconds and 17 plies went by
-#: unseen (the other renderer's selfplay-30 at seed 5757004).
-_SHADE_JOINS_PX = MOTION_PX
-
-
-def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None,
-           faint: np.ndarray | None = None, deep: np.ndarray | None = None
+def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None
            ) -> tuple[np.ndarray, bool, np.ndarray]:
     """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
     board: regions that touch the view's outer edge and cover at least ``hand_share`` of a
@@ -568,59 +501,34 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     pixels of every region from the table, hand or not (the still reference never learns them).
     ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
     resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
-    like a shade of the squares they cover are still its own); those of a shadow that darkens
-    the board clearly (``deep``, `darkened`) only within `_SHADE_JOINS_PX` of a pixel of a
-    change's own.  ``faint``: pixels that join regions however far they reach, covering
-    nothing (`_joined_faintly`)."""
+    like a shade of the squares they cover are still its own)."""
     none = np.zeros_like(diff)
-    found = _from_table(diff)
-    if found is None:
+    bridged = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
+    if n <= 1:
         return none, False, none
-    labels, n, outside = found
-    # every region from the table, its shadow however far it reaches: what the still reference
-    # never learns, and what may hide squares from a board read beside it (`Settled.beside`)
+    # from the table: reaching the ring's far part, or wider than any moved piece's change and
+    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
+    # in a dim light, shows only over the board and the border)
+    outside = np.zeros(n, dtype=bool)
+    outside[labels[_edge_mask()]] = True
+    in_ring = np.bincount(labels[_ring_mask() & diff], minlength=n)
+    outside |= ((np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+                 >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
+    outside[0] = False
+    if not outside.any():
+        return none, False, none
+    outside |= _beyond_a_gap(labels, stats, outside)
     table = outside[labels] & diff
-    own = diff if shaded is None else diff & ~shaded
-    if faint is not None:
-        own = own & ~faint
-    if shaded is not None and deep is not None and (diff & shaded & deep).any():
-        # a hand over the board: regions joined by a dark shadow only near their own changes
-        k = 2 * _SHADE_JOINS_PX + 1
-        near = cv2.dilate(own.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
-        found = _from_table(diff & ~(shaded & deep & ~near))
-        if found is None:
-            return none, False, table
-        labels, n, outside = found
     w = _RING * MOTION_PX
     need = config.hand_share * MOTION_PX * MOTION_PX
+    own = diff if shaded is None else diff & ~shaded
     covers = np.bincount(labels[w:-w, w:-w][own[w:-w, w:-w]], minlength=n)
     hands = outside & (covers >= need)
     beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
     if not hands.any():
         return none, beside, table
     return hands[labels] & diff, beside, table
-
-
-def _from_table(joins: np.ndarray) -> tuple[np.ndarray, int, np.ndarray] | None:
-    """The regions of ``joins`` (gaps of a pixel bridged) and which of them come from the table
-    (`_hands`): (labels, how many, from the table per label); None when none does."""
-    bridged = cv2.dilate(joins.astype(np.uint8), np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
-    if n <= 1:
-        return None
-    # from the table: reaching the ring's far part, or wider than any moved piece's change and
-    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
-    # in a dim light, shows only over the board and the border)
-    outside = np.zeros(n, dtype=bool)
-    outside[labels[_edge_mask()]] = True
-    in_ring = np.bincount(labels[_ring_mask() & joins], minlength=n)
-    outside |= ((np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-                 >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
-    outside[0] = False
-    if not outside.any():
-        return None
-    outside |= _beyond_a_gap(labels, stats, outside)
-    return labels, n, outside
 
 
 #: A change this many squares wide, within `_GAP_PX` view pixels of a region from the table, is
@@ -718,11 +626,10 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         diff = change > delta
         # a shadow over the board is no change of what stands on it, and no hand
         shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
-        deep = darkened(view, reference) if diff.any() else None
-        hand, beside, table = _hands(diff, config, shaded, deep=deep)
+        hand, beside, table = _hands(diff, config, shaded)
         if not hand.any():
             # none: a hand whose arm changed the ring only faintly (`_joined_faintly`)
-            joined = _joined_faintly(change, diff, shaded, delta, light, config, deep)
+            joined = _joined_faintly(change, diff, shaded, delta, light, config)
             if joined is not None and joined[0].any():
                 hand, table = joined[0], table | joined[1]
         diff &= ~shaded
@@ -768,7 +675,7 @@ def _faint(change: np.ndarray, diff: np.ndarray, delta: float) -> np.ndarray:
 
 
 def _joined_faintly(change: np.ndarray, diff: np.ndarray, shaded: np.ndarray, delta: float,
-                    light: float, config: MotionConfig, deep: np.ndarray | None = None
+                    light: float, config: MotionConfig
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Where the camera's noise sets the threshold (``delta`` above the light's, ``light``), a
     region of the ring (and `_FAINT_INSIDE` pixels of the playing area's rim) changed faintly
@@ -785,5 +692,5 @@ def _joined_faintly(change: np.ndarray, diff: np.ndarray, shaded: np.ndarray, de
     faint = _faint(change, diff, delta) & ~diff & _ring_mask(_FAINT_INSIDE)
     if not faint.any():
         return None
-    hands, _, table = _hands(diff | faint, config, shaded & ~faint, faint, deep)
+    hands, _, table = _hands(diff | faint, config, shaded | faint)
     return hands & ~faint, table, faint
