@@ -682,9 +682,8 @@ class Companion:
     def _not_calibrated(self, e: Exception, board, now: float) -> None:
         """The board could not be learnt from this still picture (``e``): what to say, and
         when a resumed game's board is read as it is."""
-        from vision.pipeline import CalibrationError
-
         from vision.calibration import BoardOutOfView
+        from vision.pipeline import CalibrationError
 
         if self._calibrate_since is None:
             self._calibrate_since = now

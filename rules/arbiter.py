@@ -887,9 +887,7 @@ class Arbiter:
                         and r.kind_confidence < LIKELY_KIND and all(
                             _likely_empty(obs.reading(taken)) for taken in left[sq]):
                     return False  # a capture's first square: what it took is seen gone
-            if want is not None and want.color in hidden and (
-                    _side(got) is want.color or (r.has_alternative
-                                                 and _side(r.alternative) is want.color)):
+            if want is not None and want.color in hidden and may_hold(sq, want.color):
                 return False  # the side's piece is nowhere else
             if (None if want is None else want.color) != (None if got is None else got.color):
                 return got is None or sure[got.color] < have[got.color]

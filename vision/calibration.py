@@ -35,6 +35,11 @@ class CalibrationError(ValueError):
     """The calibration frame does not show the start position."""
 
 
+def _edges(edges: "tuple[str, ...] | list[str]") -> str:
+    """The picture's ``edges`` in words: "left edge", "top and bottom edges"."""
+    return f"{' and '.join(edges)} edge{'s' if len(edges) > 1 else ''}"
+
+
 class BoardOutOfView(CalibrationError):
     """Part of the board lies outside the camera's picture, so the board cannot be learnt
     there: ``squares`` (1-50, as the board was read) and the picture's ``edges`` they lie
@@ -45,12 +50,10 @@ class BoardOutOfView(CalibrationError):
     def __init__(self, squares: tuple[int, ...], edges: tuple[str, ...], why: str,
                  named: bool = True) -> None:
         self.squares, self.edges = squares, edges
-        where = " and ".join(edges)
         what = f"squares {', '.join(map(str, squares))}" if named else f"{len(squares)} squares"
-        super().__init__(
-            f"{why}: {what} lie outside the camera's picture (beyond its {where} "
-            f"edge{'s' if len(edges) > 1 else ''}); move or aim the camera so that the whole "
-            "board is in view")
+        super().__init__(f"{why}: {what} lie outside the camera's picture (beyond its "
+                         f"{_edges(edges)}); move or aim the camera so that the whole board is "
+                         "in view")
 
 
 #: How much of a square, round its centre, should lie in the picture for the square to be read
@@ -93,10 +96,9 @@ def view_warning(location: BoardLocation, size: tuple[int, int], orientation: "O
     squares, edges = out_of_view(location, size, orientation)
     if not squares:
         return None
-    where = " and ".join(edges)
     return (f"squares {', '.join(map(str, squares))} lie partly outside the camera's picture "
-            f"(at its {where} edge{'s' if len(edges) > 1 else ''}): pieces there may be misread; "
-            "move or aim the camera so that the whole board is well in view")
+            f"(at its {_edges(edges)}): pieces there may be misread; move or aim the camera so "
+            "that the whole board is well in view")
 
 
 def edge_hint(location: BoardLocation, size: tuple[int, int]) -> str:
@@ -112,9 +114,8 @@ def edge_hint(location: BoardLocation, size: tuple[int, int]) -> str:
                                    ("bottom", c[:, 1].max() > h - 1 - margin)) if hit]
     if not near:
         return ""
-    where = " and ".join(near)
-    return (f" (the board reaches the picture's {where} edge{'s' if len(near) > 1 else ''}: if "
-            "part of it is out of view, move or aim the camera so that all of it is in view)")
+    return (f" (the board reaches the picture's {_edges(near)}: if part of it is out of view, "
+            "move or aim the camera so that all of it is in view)")
 
 
 def check_in_view(location: BoardLocation, size: tuple[int, int], orientation: "Orientation",
@@ -288,7 +289,8 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
     if not board:
         raise CalibrationError("calibrating needs pieces on the board")
     location = location or find_board(frame)
-    pose = estimate_pose(location.homography, (frame.shape[1], frame.shape[0]))
+    size = (frame.shape[1], frame.shape[0])
+    pose = estimate_pose(location.homography, size)
     view = board_view(frame, location, pose, man_height or 0.2)
     dark_parity = square_colours(view)[2]
     if corner_46 is not None:
@@ -298,8 +300,7 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
             # squares then lie where the light ones are)
             raise CalibrationError(
                 "the configured corner of square 46 does not fit the board: square 46's "
-                "corner must be a dark square's"
-                + edge_hint(location, (frame.shape[1], frame.shape[0])))
+                "corner must be a dark square's" + edge_hint(location, size))
         colours, odd = learn_references(view, _layout(orientation, board), dark_parity,
                                         absent=not strict)
     else:
@@ -321,7 +322,6 @@ def learn_calibration(frame: np.ndarray, *, corner_46: int | None = None,
                              colours, odd))
         *_, k, colours, odd = min(fits, key=lambda f: f[:4])
         orientation = Orientation(k)
-    size = (frame.shape[1], frame.shape[0])
     # a square whose centre is out of the picture is never read: the camera must move
     named = corner_46 is not None  # (else the board may have been read turned)
     check_in_view(location, size, orientation, "the board does not fit in the picture", core=0.0,

@@ -305,10 +305,11 @@ class BoardWatcher:
             what = "the start position" if board is None else "the expected position"
             why = f"the calibration frame does not show {what} ({len(wrong)} squares differ)"
             # squares cut by the picture's edge are the likelier cause, and the camera the fix
-            check_in_view(location, (frame.shape[1], frame.shape[0]), cal.orientation, why,
+            size = (frame.shape[1], frame.shape[0])
+            check_in_view(location, size, cal.orientation, why,
                           named=self.config.corner_46 is not None)
             raise CalibrationError(f"{why}: set up the pieces and calibrate again"
-                                   + edge_hint(location, (frame.shape[1], frame.shape[0])))
+                                   + edge_hint(location, size))
         self._reference = obs
         self._confirmed = expected
         self._still = small_view(frame, location)
