@@ -86,19 +86,14 @@ def test_dark_men_the_colour_of_the_dark_squares_are_read_by_their_outlines(tmp_
     assert c.arbiter.game.move_texts() == game.move_texts()
 
 
-@pytest.mark.xfail(strict=True, reason="known limit: an arm's long shadow joins it to changes "
-                   "far under the shadow as one hand over the board (see the docstring)")
 def test_an_arms_shadow_over_the_board_at_quick_play_is_no_hand(tmp_path):
     """The other renderer's selfplay-30 at seed 5757004: one lamp, quick play, and the arm of
     the player who just moved resting beside the board, its long shadow over a third of the
     squares.  Joined through that shadow to a man moved since the last still board, the arm was
     a hand over 20-60 squares on every frame: the board was never still for 53 seconds and
-    not one of the first 30 plies was recorded.  Letting a dark shadow join only what lies
-    near a change of its own (and keeping shadows out of the still reference) recorded 28 of
-    the 30, but a dark hand over light squares in a dim room then fell apart as a hand, and a
-    set-up ending under a lamp's glare stopped after three of seven plies
-    (tests/test_service_setup_position.py): not kept.  A shadow must be told from a dark hand
-    by more than its darkening."""
+    not one of the first 30 plies was recorded.  Under the shadow the squares' pattern is seen,
+    only darker (`vision.motion.shadow`): such a shadow joins nothing to the arm, and the men
+    moved under it go into the still view in the light round them."""
     # the scene's timing is the whole game's: its first 30 plies, watched for 40 seconds
     game = Game()
     for text in ("35-30 20-25 32-27 18-23 34-29 25x21 29x20 10x30 40x20 15x24 38-32 12-18 "

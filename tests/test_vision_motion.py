@@ -614,3 +614,59 @@ def test_a_man_a_hand_is_moving_off_is_not_seen_lifted_on_the_frame_it_leaves():
     assert settled, "the board is taken once the hand has gone"
     assert 36 not in settled[-1].lifted, settled[-1].lifted
     assert settled[-1].observation.reading(36).content == paint.start.pieces()[36]
+
+
+@pytest.mark.parametrize("lamp_deg, hand_at", [(0.0, (440, 200, 0)), (180.0, (-40, 200, 180)),
+                                               (270.0, (200, -40, -90))])
+def test_an_arms_long_shadow_over_a_man_moved_under_it_is_no_hand(lamp_deg, hand_at):
+    """One lamp standing low, and the arm of the player who just moved resting on the table
+    beside the board: its shadow lies over three or four squares, over the man just moved.
+    Joined through that shadow to the man's change, the arm was a hand over the board on every
+    frame, and at quick play under one lamp not one of 30 plies was recorded for 53 seconds
+    (the other renderer's selfplay-30 at seed 5757004).  Under the shadow the squares' edges and
+    the men's rims are seen, only darker (`vision.motion.shadow`): it joins nothing, so the arm
+    is beside the board and no hand over it."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    from vision.motion import MotionConfig, measure, small_view
+
+    start = Position.start()
+    after = start.play(start.parse_move("32-28")).pieces()
+    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+    lamp = Lighting(shadow=0.75, light_elevation_deg=30.0, light_azimuth_deg=lamp_deg)
+    renderer = Renderer()
+    location = calibrated_watcher(renderer, cam, Style(), lamp).calibration.location
+    before = small_view(renderer.render(start.pieces(), cam, Style(), lamp, seed=1).image, location)
+    x, y, from_deg = hand_at
+    arm = Hand(x_mm=x, y_mm=y, from_deg=from_deg, height_mm=140, size=1.1, sleeve_mm=330)
+    view = small_view(renderer.render(after, cam, Style(), lamp, seed=2, hand=[arm]).image,
+                      location)
+    sample = measure(view, None, before, MotionConfig())
+    assert sample.from_table is not None and sample.from_table.any(), "the shadow reaches in"
+    assert not sample.hand
+
+
+def test_a_dark_hand_over_light_squares_in_a_dim_room_is_a_hand():
+    """A dark hand and sleeve over the light squares in a dim room look, pixel by pixel, like a
+    shade of those squares (two thirds of its changed pixels are explained by a brightness
+    ratio within the noise, `vision.motion.shade`); but the hand's flat colour hides the
+    squares' edges, which a shadow leaves to be seen (`vision.motion.shadow`), so those pixels
+    still join it to its arm: it is a hand over the board."""
+    from renderer.hands import SKIN_TONES, Hand
+    from renderer.render import Renderer
+    from vision.motion import MotionConfig, measure, small_view
+
+    start = Position.start()
+    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+    renderer = Renderer()
+    for exposure in (0.25, 0.5):
+        room = Lighting(exposure=exposure, shadow=0.3)
+        location = calibrated_watcher(renderer, cam, Style(), room).calibration.location
+        before = small_view(renderer.render(start.pieces(), cam, Style(), room, seed=1).image,
+                            location)
+        for y in (120, 160):
+            hand = Hand(x_mm=200, y_mm=y, from_deg=90, height_mm=40, skin=SKIN_TONES[4],
+                        sleeve=(30, 30, 30), size=1.1)
+            view = small_view(renderer.render(start.pieces(), cam, Style(), room, seed=2,
+                                              hand=[hand]).image, location)
+            assert measure(view, None, before, MotionConfig()).hand, (exposure, y)

@@ -213,13 +213,52 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     joined = _joined_faintly(change, diff, shaded, delta, light, config)
     if joined is not None:  # (a faint arm's own pixels aside)
         table |= joined[1] & ~joined[2]
+    # a shade is kept out only where it darkens the board: where the view is the lighter, the
+    # shade lay in the previous reference (kept from a board taken under it), and the view is
+    # the board in its own light.  Kept on, under one lamp at quick play the arms' shadows
+    # piled up in the reference board after board, until a third of the board differed from
+    # it on every frame as a hand (the other renderer's selfplay-30 at seed 5757004)
+    w = (_SHADE_WINDOWS[0],) * 2
+    darker = cv2.blur(view.mean(axis=-1), w) < cv2.blur(reference.mean(axis=-1), w)
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
-    keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded)).astype(np.uint8), cv2.MORPH_CLOSE,
-                                       np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
+    keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded & darker)).astype(np.uint8),
+                                       cv2.MORPH_CLOSE, np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
                       np.ones((_KEEP_GROW, _KEEP_GROW), np.uint8)).astype(bool)
     if moved is not None and moved.shape == keep.shape:
         keep &= ~moved
+        if (moved & diff & shaded).any():
+            view = _unshaded(view, reference, moved, diff & ~shaded)
     return settled_view(view, still, keep)
+
+
+#: The window (view pixels) over which `_unshaded` measures a shade's darkening round the
+#: pieces that moved: two squares, the squares' pattern in it.
+_UNSHADE_WINDOW = 17
+#: The darkening (or brightening) `_unshaded` undoes at most, as a brightness ratio.
+_UNSHADE_RANGE = (0.25, 2.0)
+
+
+def _unshaded(view: np.ndarray, reference: np.ndarray, moved: np.ndarray,
+              changed: np.ndarray) -> np.ndarray:
+    """``view`` with the pixels of the pieces that moved (``moved``) brought back to the still
+    reference's light: divided by the brightness ratio of the view to the ``reference`` round
+    them, measured over `_UNSHADE_WINDOW` on the pixels neither moved nor ``changed`` otherwise
+    (a shade's, or nothing's).  A man moved under an arm's shadow, taken into the reference as
+    the shadow showed him, was a dark patch there once the shadow left: no shade of the board
+    round it, so a change of the board's own, which the next arm's shadow joined to the table
+    as a hand over the board on every frame; at quick play under one lamp, 17 plies went by
+    unseen (the other renderer's selfplay-30 at seed 5757004)."""
+    use = (~moved & ~changed).astype(np.float32)
+    k = (_UNSHADE_WINDOW, _UNSHADE_WINDOW)
+    weight = cv2.blur(use, k)
+    lum_v = cv2.blur(view.mean(axis=-1) * use, k)
+    lum_r = cv2.blur(reference.mean(axis=-1) * use, k)
+    ratio = np.where((weight > 0.05) & (lum_r > _SHADE_DARK * weight),
+                     lum_v / np.maximum(lum_r, 1e-6), 1.0)
+    ratio = np.clip(ratio, *_UNSHADE_RANGE).astype(np.float32)
+    out = view.copy()
+    out[moved] = view[moved] / ratio[moved][:, None]
+    return out
 
 
 def pixel_delta(config: MotionConfig, still: np.ndarray) -> float:
@@ -441,6 +480,56 @@ def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
     return out
 
 
+#: The window (view pixels) over which `shadow` compares the view's pattern with the still
+#: board's: under a square, so the pattern is a square's edge, a piece's rim, the grain.
+_PATTERN_WINDOW = 5
+#: ... and the window (over a square) in which the pixels that show a pattern decide for the
+#: pixels round them that show none (a square's flat middle).
+_PATTERN_SPREAD = 9
+#: A pattern counts where the still board's brightness varies over `_PATTERN_WINDOW` by at least
+#: this share of the change that counts; it is seen under a shade where the view's correlates
+#: with it by `_PATTERN_KEPT` or more, and its contrast is at least `_CONTRAST_KEPT` of the
+#: board's scaled by the shade.
+_PATTERN_SHARE = 0.5
+_PATTERN_KEPT = 0.8
+_CONTRAST_KEPT = 0.5
+#: The share of the pattern pixels round a pixel that must show it kept.
+_KEPT_SHARE = 0.7
+#: How far (view pixels) a shadow's pixels join a change to another (`_hands`): a shadow
+#: stretching on across the board joins nothing beyond that.
+_SHADE_JOINS_PX = 2
+
+
+def shadow(view: np.ndarray, reference: np.ndarray, shaded: np.ndarray,
+           delta: float) -> np.ndarray:
+    """The pixels of ``shaded`` (`shade`) where the squares' pattern is seen under the shade:
+    a shadow, not a flat colour near a scaling of the squares'.  The view's brightness
+    correlates with the still board's over `_PATTERN_WINDOW` (`_PATTERN_KEPT`) and keeps its
+    contrast in proportion to the shade's darkening (`_CONTRAST_KEPT`), on most of the pattern
+    pixels round it (`_KEPT_SHARE` of them, over `_PATTERN_SPREAD`).  An arm's shadow from one
+    low lamp keeps the squares' edges, the men's rims, the grain, only darker (correlation 0.95
+    and more, its contrast the darkening's); a dark hand over light squares in a dim room looks
+    like a shade of them pixel by pixel, but its flat colour hides them (correlation under 0.6,
+    its contrast a fifth of the darkening's)."""
+    if not shaded.any():
+        return np.zeros_like(shaded)
+    lv = view.mean(axis=-1).astype(np.float32)
+    lr = reference.mean(axis=-1).astype(np.float32)
+    k = (_PATTERN_WINDOW, _PATTERN_WINDOW)
+    mv, mr = cv2.blur(lv, k), cv2.blur(lr, k)
+    vv = np.maximum(cv2.blur(lv * lv, k) - mv * mv, 0.0)
+    vr = np.maximum(cv2.blur(lr * lr, k) - mr * mr, 0.0)
+    cov = cv2.blur(lv * lr, k) - mv * mr
+    pattern = vr >= (_PATTERN_SHARE * delta) ** 2
+    ratio = mv / np.maximum(mr, _SHADE_DARK)
+    kept = (pattern & (cov >= _PATTERN_KEPT * np.sqrt(vv * vr))
+            & (vv >= (_CONTRAST_KEPT * ratio) ** 2 * vr))
+    s = (_PATTERN_SPREAD, _PATTERN_SPREAD)
+    seen = cv2.blur(pattern.astype(np.float32), s)
+    share = cv2.blur(kept.astype(np.float32), s) / np.maximum(seen, 1e-6)
+    return shaded & (seen > 0) & (share >= _KEPT_SHARE)
+
+
 @cache
 def _ring_mask(inside: int = 0) -> np.ndarray:
     """The ring around the playing area, and ``inside`` pixels of the playing area's rim (built
@@ -491,44 +580,64 @@ def _edge_mask() -> np.ndarray:
     return mask
 
 
-def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None
-           ) -> tuple[np.ndarray, bool, np.ndarray]:
+def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = None,
+           shadow: np.ndarray | None = None) -> tuple[np.ndarray, bool, np.ndarray]:
     """The pixels of ``diff`` (changed from the still board) that belong to a hand over the
     board: regions that touch the view's outer edge and cover at least ``hand_share`` of a
     square inside the playing area; and whether a region from the edge covers that much of the
     ring alone (a hand beside the board: at rest, or holding a piece just lifted off it).  Gaps
     of a pixel are bridged (an arm's colour may match the border's here and there).  Third, the
-    pixels of every region from the table, hand or not (the still reference never learns them).
+    pixels of every region from the table, hand or not, however far its shade reaches (the
+    still reference never learns them).
     ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
     resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
-    like a shade of the squares they cover are still its own)."""
+    like a shade of the squares they cover are still its own).  ``shadow``: those of them where
+    the squares' pattern is seen under the shade (`shadow`): for the hands, they join only
+    within `_SHADE_JOINS_PX` of a change's own pixels."""
     none = np.zeros_like(diff)
-    bridged = cv2.dilate(diff.astype(np.uint8), np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
-    if n <= 1:
+    found = _from_table(diff)
+    if found is None:
         return none, False, none
-    # from the table: reaching the ring's far part, or wider than any moved piece's change and
-    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
-    # in a dim light, shows only over the board and the border)
-    outside = np.zeros(n, dtype=bool)
-    outside[labels[_edge_mask()]] = True
-    in_ring = np.bincount(labels[_ring_mask() & diff], minlength=n)
-    outside |= ((np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-                 >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
-    outside[0] = False
-    if not outside.any():
-        return none, False, none
-    outside |= _beyond_a_gap(labels, stats, outside)
+    labels, n, outside = found
     table = outside[labels] & diff
+    own = diff if shaded is None else diff & ~shaded
+    if shadow is not None and (diff & shadow).any():
+        k = 2 * _SHADE_JOINS_PX + 1
+        near = cv2.dilate(own.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+        found = _from_table(diff & ~(shadow & ~near))
+        if found is None:
+            return none, False, table
+        labels, n, outside = found
     w = _RING * MOTION_PX
     need = config.hand_share * MOTION_PX * MOTION_PX
-    own = diff if shaded is None else diff & ~shaded
     covers = np.bincount(labels[w:-w, w:-w][own[w:-w, w:-w]], minlength=n)
     hands = outside & (covers >= need)
     beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
     if not hands.any():
         return none, beside, table
     return hands[labels] & diff, beside, table
+
+
+def _from_table(joins: np.ndarray) -> tuple[np.ndarray, int, np.ndarray] | None:
+    """The regions of ``joins`` (gaps of a pixel bridged) and which of them come from the table
+    (`_hands`): (labels, how many, from the table per label); None when none does."""
+    bridged = cv2.dilate(joins.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bridged, connectivity=8)
+    if n <= 1:
+        return None
+    # from the table: reaching the ring's far part, or wider than any moved piece's change and
+    # over more of the ring than its side and shadow (`_WIDE`: an arm the colour of the table,
+    # in a dim light, shows only over the board and the border)
+    outside = np.zeros(n, dtype=bool)
+    outside[labels[_edge_mask()]] = True
+    in_ring = np.bincount(labels[_ring_mask() & joins], minlength=n)
+    outside |= ((np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+                 >= _WIDE * MOTION_PX) & (in_ring >= _RING_COVER * MOTION_PX * MOTION_PX))
+    outside[0] = False
+    if not outside.any():
+        return None
+    outside |= _beyond_a_gap(labels, stats, outside)
+    return labels, n, outside
 
 
 #: A change this many squares wide, within `_GAP_PX` view pixels of a region from the table, is
@@ -626,7 +735,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         diff = change > delta
         # a shadow over the board is no change of what stands on it, and no hand
         shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
-        hand, beside, table = _hands(diff, config, shaded)
+        hand, beside, table = _hands(diff, config, shaded, shadow(view, reference, shaded, delta))
         if not hand.any():
             # none: a hand whose arm changed the ring only faintly (`_joined_faintly`)
             joined = _joined_faintly(change, diff, shaded, delta, light, config)
