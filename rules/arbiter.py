@@ -2156,23 +2156,33 @@ def _plain_reading(obs: Observation, base: dict[int, Piece]) -> dict[int, Piece]
 
 
 def _crowning_in_doubt(decision) -> tuple | None:
-    """When the reading is unclear only about whether a man that reached the far row is crowned
-    yet (the same move or line of moves, with and without its crown), the one without it: it is
-    recorded, and the crown is awaited (`CrownPending`).  Looking again could lose the move: the next one may
-    be played before the crown is read surely, and a board two moves on may no longer tell
-    where it went (a piece captured from either of two squares)."""
-    a, b = decision.best, decision.runner_up
-    if not (isinstance(a, tuple) and isinstance(b, tuple) and a[:1] == b[:1]
-            and a[0] in ("move", "line")) or not decision.between_two:
+    """When the reading is unclear only about crowns (the same move or line of moves, with and
+    without the crown of a man it brings to the far row, with and without the awaited crown of
+    a man that reached it before), the one with the fewest crowns on: it is recorded, and the
+    crown is awaited (`CrownPending`).  Looking again could lose the move: the next one may be
+    played before the crown is read surely, and a board two moves on may no longer tell where
+    it went (a piece captured from either of two squares).  So with every candidate not far
+    less likely than the best (`Decision.close`), not only the best two: from a camera nearly
+    above the board, in a dim room, the man awaiting its crown on 3 and Black's man just
+    crowned on 47 each read king 0.75 or man 0.25, three such boards lay close, and nothing was
+    recorded for 26 seconds (the other renderer's selfplay-59 at seed 5858007)."""
+    close = decision.close or (decision.best, decision.runner_up)
+    if set(close) <= {("same",), ("crowned",)}:
+        return ("same",)  # the board as it was, the awaited crown on or not: still awaited
+    first = close[0]
+    if not (all(isinstance(k, tuple) for k in close) and first[0] in ("move", "line")
+            and all(k[:2] == first[:2] for k in close)):
         # (and only then: with the squares of two moves hidden, 41-46 and 41-47, each with and
         # without its crown, were alike, and the crown's doubt recorded 41-47 for 41-46: the
         # system bench's selfplay-56 at seed 2828006)
         return None
-    if CROWNED in (a[-1], b[-1]):  # whether the awaited crown is on: still awaited
-        return (b if a[-1] == CROWNED else a) if a[:-1] == b or b[:-1] == a else None
-    if a[1] != b[1] or {len(a), len(b)} != {2, 3}:
+    if any(len(k) > 3 or (len(k) == 3 and k[2] != CROWNED and not isinstance(k[2], int))
+           for k in close):
         return None
-    return a if len(a) == 3 else b
+    uncrowned = [k for k in close if k[-1] != CROWNED]
+    if not uncrowned:
+        return None
+    return max(uncrowned, key=len)
 
 
 def _as_seen(pending: Pending) -> Position | None:

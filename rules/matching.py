@@ -78,6 +78,9 @@ class Decision(Generic[K]):
     runner_up: K | None = None
     # when unclear: how much likelier the runner-up is than every other candidate (inf: none)
     beyond: float = math.inf
+    # when unclear: the keys of every candidate not far less likely than the best (within
+    # `ACCEPT_MARGIN` of it), the best first
+    close: tuple = ()
 
     @property
     def between_two(self) -> bool:
@@ -141,7 +144,9 @@ class Scorer:
         doubt = tuple(sorted(sq for sq in set(a) | set(b)
                              if a.get(sq, self.base.get(sq)) != b.get(sq, self.base.get(sq))))
         beyond = runner_score - explaining[2][0] if len(explaining) > 2 else math.inf
-        return Decision(None, True, margin, doubt, candidates[best].key, candidates[runner].key, beyond)
+        close = tuple(candidates[i].key for s, i in explaining if best_score - s < ACCEPT_MARGIN)
+        return Decision(None, True, margin, doubt, candidates[best].key, candidates[runner].key,
+                        beyond, close)
 
 
 def changes_between(before: Mapping[int, Piece | None], after: Mapping[int, Piece | None]) -> dict[int, Piece | None]:

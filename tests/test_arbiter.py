@@ -357,6 +357,33 @@ def test_a_piece_sure_in_colour_but_not_man_or_king_still_tells_which_man_moved(
     assert [e.text for e in of(events, MovePlayed)] == ["45-40"]
 
 
+def test_a_reply_to_the_far_row_beside_an_awaited_crown_both_read_unsurely_is_recorded_art_8():
+    # White's man on 3 awaits its crown; Black's man goes 41-47, onto its own far row.  From a
+    # camera nearly above the board in a dim room every piece on those squares reads king 0.75
+    # or man 0.25: whether each crown is on is unclear, the move is not.  Three boards lay close
+    # (both crowned, only 47's, neither), and the move was looked at again until the game's end
+    # (the other renderer's selfplay-59 at seed 5858007).  The move is recorded, and the crown
+    # on 47 awaited.
+    arb = arbiter("W:W9,45:B41,20")
+    arb.observe(seen(arb, {9: None, 3: WM}))
+    assert arb.uncrowned == 3
+    alike_w = SquareReading(WK, 0.75, WM, distribution=(0.0, 0.25, 0.75, 0.0, 0.0))
+    alike_b = SquareReading(BK, 0.75, BM, distribution=(0.0, 0.0, 0.0, 0.25, 0.75))
+    events = arb.observe(seen(arb, {3: WK, 41: None, 47: BK}, lifted=(41,),
+                              readings={3: alike_w, 47: alike_b}))
+    assert [e.text for e in of(events, MovePlayed)] == ["41-47"]
+    assert not of(events, Irregularity) and not of(events, LookAgain)
+    assert [c.square for c in of(events, CrownPending)] == [47]
+    # a reply that is no move of the same squares with and without crowns still waits
+    arb = arbiter("W:W9,45:B41,42")
+    arb.observe(seen(arb, {9: None, 3: WM}))
+    hidden = SquareReading(None, 0.5, BM, occluded=True)
+    events = arb.observe(seen(arb, {3: WK, 41: None, 47: BK}, lifted=(41,),
+                              readings={3: alike_w, 41: hidden, 42: hidden, 46: hidden, 47: hidden,
+                                        48: hidden}))
+    assert not of(events, MovePlayed), [str(e) for e in events]
+
+
 def test_a_crown_put_on_as_the_opponent_replies_is_no_irregularity_art_8():
     # The man waits on 1 for its crown; Black puts it on and plays 20-25 before the board is
     # seen still.  That was called an irregular move (Art. 27): the reply is recorded and the
