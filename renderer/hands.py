@@ -34,6 +34,8 @@ _ONE = 1 << _SHIFT
 #: Mm from the fingertips: knuckles, wrist, and how far the drawn arm reaches.
 _KNUCKLES = 80.0
 _WRIST = 175.0
+#: The height (mm above the board) of a seated player's shoulder: no arm rises above it.
+SHOULDER_MM = 450.0
 _REACH = 1000.0
 
 
@@ -79,7 +81,8 @@ class Hand:
         d = np.array([math.cos(a), math.sin(a)])
         s = np.asarray(s, dtype=np.float64)
         rise = 0.12 * np.minimum(s, _WRIST) + self.rise * np.maximum(s - _WRIST, 0.0)
-        return np.stack([self.x_mm + d[0] * s, self.y_mm + d[1] * s, self.height_mm + rise * self.size], 1)
+        h = np.minimum(self.height_mm + rise * self.size, max(SHOULDER_MM, self.height_mm))
+        return np.stack([self.x_mm + d[0] * s, self.y_mm + d[1] * s, h], 1)
 
     def half_width_mm(self, s: np.ndarray) -> np.ndarray:
         """Half the arm's width along it: palm, wrist, forearm widening towards the elbow."""

@@ -196,7 +196,12 @@ class Pace:
     its pieces or an empty square beside them, drifting a few mm, a square and a half or more
     from the squares the move changes and covering none of them, until it goes on to make its
     own move: two hands over the board at once, and ply after ply no board seen without a hand
-    over some squares (found on altrender's players (lidraughts-1, seed 33007)).
+    over some squares (found on altrender's players (lidraughts-1, seed 33007)); ``lean``: the
+    chance per move that ends with the hand at rest that the player's arm rises steeply towards
+    the shoulder (`LEAN_RISE`, up to `renderer.hands.SHOULDER_MM`) all through that move and the
+    rest: under one low lamp its shadow lies long across the board, over the men just moved
+    (found on altrender's players: selfplay-30 at seed 5757004, a third of the squares under a
+    resting arm's shadow, and no still board for 53 seconds).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -208,6 +213,7 @@ class Pace:
     carry_off: float = 0.0
     fidget: float = 0.0
     hover: float = 0.0
+    lean: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -223,14 +229,14 @@ class Pace:
         still in one move of four, hands resting at the edge, pieces slid, and the next mover's
         hand hovering over the board in one move of three."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3, fidget=0.5, hover=0.3)
+                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply, a hand
         resting at the edge or the next mover's hovering over the board."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3, fidget=0.3, hover=0.1)
+                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -240,7 +246,7 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.arbiter.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3, fidget=0.7, hover=0.5)
+                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -374,6 +380,10 @@ def _rest_place(rng: np.random.Generator, mover: Color, style: Style) -> tuple[f
     x = float(rng.uniform(60.0, 340.0))
     y = 400.0 + out if mover is Color.WHITE else -out
     return (x, y, float(rng.uniform(6.0, 12.0)))
+
+
+#: The slope of a leaning player's forearm beyond the wrist (`Pace.lean`; a hand's own is 0.3-0.6).
+LEAN_RISE = (1.0, 1.6)
 
 
 #: How high the next mover's fingertips hover over its side (`Pace.hover`), in mm above the board.
@@ -916,6 +926,10 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         if rest_after:
             place = _rest_place(rng, mover, style)
             keys.append(_Key(0.5 * speed, place, "leave"))
+            # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
+            leaning = np.random.default_rng([seed, ply, 0x1EA7])
+            if leaning.random() < pace.lean:
+                proto = replace(proto, rise=float(leaning.uniform(*LEAN_RISE)))
         else:
             keys.append(_Key(0.5 * speed, _offscreen(model, last[0], last[1], from_deg, 120.0), "leave"))
         track = _track(keys, proto, "mover", fps)
