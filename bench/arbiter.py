@@ -118,15 +118,15 @@ def run_replay(games: list[Game]) -> tuple[float, int]:
 
 def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dict:
     """The time `Arbiter.observe` takes on boards several plies on (see the module docstring)."""
-    from rules import arbiter as arbiter_module
+    from rules import recovery as recovery_module
     from tests.test_arbiter_recovery import ENDGAME, WORST, worst_case
 
-    cap, stall_cap = arbiter_module.RECOVERY_WORK, arbiter_module.STALL_WORK
-    depth_before = arbiter_module.RECOVERY_PLIES
+    cap, stall_cap = recovery_module.RECOVERY_WORK, recovery_module.STALL_WORK
+    depth_before = recovery_module.RECOVERY_PLIES
     rng = random.Random(1)
     out: dict = {"step": step, "recovery_work": cap, "stall_work": stall_cap}
     budgets: list = []
-    counted = arbiter_module.Budget
+    counted = recovery_module.Budget
 
     class Recorded(counted):
         __slots__ = ()
@@ -141,11 +141,11 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
         arb.observe(seen)
         return time.perf_counter() - t, sum(b.spent for b in budgets)
 
-    arbiter_module.RECOVERY_WORK = arbiter_module.STALL_WORK = 10 ** 12
-    arbiter_module.Budget = Recorded
+    recovery_module.RECOVERY_WORK = recovery_module.STALL_WORK = 10 ** 12
+    recovery_module.Budget = Recorded
     try:
         for depth in depths:
-            arbiter_module.RECOVERY_PLIES = depth
+            recovery_module.RECOVERY_PLIES = depth
             times: dict[str, list[tuple[float, int, str]]] = {"fits": [], "misread": [], "worst": []}
             for gi, game in enumerate(games):
                 for p in range(0, game.ply - depth + 1, step):
@@ -180,9 +180,9 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
                 }
                 print(f"{depth} plies, {kind}: {out[f'{kind}_{depth}']}", file=sys.stderr)
     finally:
-        arbiter_module.RECOVERY_WORK, arbiter_module.STALL_WORK = cap, stall_cap
-        arbiter_module.RECOVERY_PLIES = depth_before
-        arbiter_module.Budget = counted
+        recovery_module.RECOVERY_WORK, recovery_module.STALL_WORK = cap, stall_cap
+        recovery_module.RECOVERY_PLIES = depth_before
+        recovery_module.Budget = counted
     return out
 
 

@@ -243,7 +243,7 @@ class Pace:
         """Blitz, or time trouble: pauses of 0.2-0.5 s, quick hands, and most replies made
         before the board was seen still, so that several plies may go by with a hand always
         over or beside the board (found on `altrender`'s quick players: eight to seventeen
-        plies without a still board, which no catch-up search of `rules.arbiter.RECOVERY_PLIES`
+        plies without a still board, which no catch-up search of `rules.recovery.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
                    carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5)

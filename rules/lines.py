@@ -1,5 +1,5 @@
 """Lines of legal moves that can explain a reading of the board: the search behind the arbiter's
-recovery by legal play (`rules.arbiter.Arbiter._recover`).
+recovery by legal play (`rules.recovery.Recovery._recover`).
 
 A `Line` is such a sequence played out, from a `Root` (where the arbiter may take it to start).
 `legal_lines` finds every sequence of a given number of legal moves from a position whose final

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.arbiter import (CAUGHT_UP, GAINED, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES,
-                           RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
-                           STEADY_READINGS, UNEXPLAINED, Arbiter)
+from rules.arbiter import GAINED, UNEXPLAINED, Arbiter
+from rules.recovery import (CAUGHT_UP, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES,
+                            RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
+                            STEADY_READINGS)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
                           MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
@@ -66,7 +67,7 @@ def board(ply: int, game: Game = REAL) -> dict[int, Piece]:
 
 
 def readings_needed(plies: int) -> int:
-    """How many readings of one board a gap of ``plies`` needs (`rules.arbiter._supported`)."""
+    """How many readings of one board a gap of ``plies`` needs (`rules.recovery._supported`)."""
     return 1 + math.ceil(max(0, plies - QUICK_PLIES) / PLIES_PER_READING)
 
 

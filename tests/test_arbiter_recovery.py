@@ -15,8 +15,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from rules.arbiter import (ORDER_UNSEEN, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE,
-                           Arbiter)
+from rules.arbiter import Arbiter
+from rules.recovery import ORDER_UNSEEN, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, RECOVERY_UNSURE
 from rules.lines import Budget, SureKinds, legal_lines
 from rules.events import (CrownPending, Irregularity, IrregularityKind, IrregularityResolved,
                           IrregularityStands, LookAgain, MovePlayed, ScoresheetComment, TouchMove)

@@ -17,7 +17,10 @@ in a dim room its noise is several grey levels.  So views are never compared pix
   frames (the noise floor, measured on every frame);
 - *shades told from things* (`shade`): a shadow lying over the board, or the light changing
   there, is the reference scaled evenly (the squares' pattern stands under it): no change, no
-  motion, and no hand, though it reaches in from the table beside a hand at rest.
+  motion, and no hand, though it reaches in from the table beside a hand at rest.  Where the
+  squares' edges and the men's rims are seen under it (`shadow`), it is surely a shadow: it
+  joins nothing to the arm that casts it; a flat dark colour that only scales like a shade
+  (a dark hand over light squares in a dim room) still joins its hand.
 
 Three measures:
 
