@@ -287,6 +287,9 @@ WARNINGS_NL: Mapping[str, str] = MappingProxyType({
     "few_grid_corners": "maar {found} van de 81 hoekpunten van het raster gezien: de omtrek van "
                         "het bord kan verschoven zijn",
     "colours_alike": "de twee kleuren stukken zijn moeilijk uit elkaar te houden",
+    "out_of_view": "{count} vak(ken) liggen deels buiten het beeld van de camera ({edges}): "
+                   "stukken daar kunnen verkeerd gelezen zijn: {cells}; richt de camera zo dat "
+                   "het hele bord ruim in beeld is",
     "kings_top_down": "dammen zijn niet van schijven te onderscheiden: de camera hangt bijna "
                       "recht boven het bord ({tilt:.0f} graden uit het lood); kantel hem 20 tot "
                       "45 graden",

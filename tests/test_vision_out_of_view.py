@@ -107,3 +107,18 @@ def test_the_service_says_once_that_the_camera_must_move(tmp_path, caplog):
     assert "beyond its left edge" in out[0]
     # nothing tells the players to set the pieces up: they stand right
     assert not [m for m in said if "Waiting for the start position" in m]
+
+
+def test_reading_one_photo_warns_of_cells_cut_by_the_pictures_edge():
+    """`read` on one photo (issue 16): a board whose left column is cut through its squares'
+    middles is read with a warning naming those cells and the picture's edge, and a code the
+    club's screen says in Dutch; a board well in view has no such warning."""
+    from vision.read import read_image
+
+    cut = read_image(render(START, CUT, seed=2).image)
+    [note] = [w for w in cut.warnings if w.code == "out_of_view"]
+    assert note.values["edges"] == "left edge"
+    assert note.values["count"] >= 5 and "(0,0)" in note.values["cells"]
+    assert "aim the camera so that the whole board is well in view" in note
+    whole = read_image(render(START, Camera(), seed=2).image)
+    assert not [w for w in whole.warnings if w.code == "out_of_view"]

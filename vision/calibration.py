@@ -35,7 +35,7 @@ class CalibrationError(ValueError):
     """The calibration frame does not show the start position."""
 
 
-def _edges(edges: "tuple[str, ...] | list[str]") -> str:
+def describe_edges(edges: "tuple[str, ...] | list[str]") -> str:
     """The picture's ``edges`` in words: "left edge", "top and bottom edges"."""
     return f"{' and '.join(edges)} edge{'s' if len(edges) > 1 else ''}"
 
@@ -52,8 +52,8 @@ class BoardOutOfView(CalibrationError):
         self.squares, self.edges = squares, edges
         what = f"squares {', '.join(map(str, squares))}" if named else f"{len(squares)} squares"
         super().__init__(f"{why}: {what} lie outside the camera's picture (beyond its "
-                         f"{_edges(edges)}); move or aim the camera so that the whole board is "
-                         "in view")
+                         f"{describe_edges(edges)}); move or aim the camera so that the whole "
+                         "board is in view")
 
 
 #: How much of a square, round its centre, should lie in the picture for the square to be read
@@ -73,20 +73,27 @@ def out_of_view(location: BoardLocation, size: tuple[int, int], orientation: "Or
     beyond, in the order left, right, top, bottom.  A camera aimed off the board's middle, or a
     wide-angle lens close above it, leaves the board's near row or an edge column out of view:
     such squares read as whatever lies at the picture's edge, never as their pieces."""
+    out, edges = cells_out_of_view(location, size, orientation.square_cells(), core)
+    return tuple(int(i) + 1 for i in np.flatnonzero(out)), edges
+
+
+def cells_out_of_view(location: BoardLocation, size: tuple[int, int],
+                      cells, core: float = VIEW_CORE) -> tuple[np.ndarray, tuple[str, ...]]:
+    """(`out_of_view` for any ``cells``, (row, col) of the board's 10 x 10 as located): per
+    cell, whether its middle does not lie wholly in the picture, and the edges it lies beyond."""
     w, h = size
-    cells = orientation.square_cells()
     offsets = np.array([(dx, dy) for dx in (-core, 0.0, core) for dy in (-core, 0.0, core)])
     grid = np.array([(c + 0.5 + dx, r + 0.5 + dy) for r, c in cells for dx, dy in offsets])
-    px = location.to_image(grid).reshape(50, len(offsets), 2)
+    px = location.to_image(grid).reshape(len(cells), len(offsets), 2)
     beyond = {"left": px[..., 0] < 0, "right": px[..., 0] > w - 1,
               "top": px[..., 1] < 0, "bottom": px[..., 1] > h - 1}
-    out = np.zeros(50, dtype=bool)
+    out = np.zeros(len(cells), dtype=bool)
     edges = []
     for edge, mask in beyond.items():
         if mask.any():
             edges.append(edge)
             out |= mask.any(axis=1)
-    return tuple(int(i) + 1 for i in np.flatnonzero(out)), tuple(edges)
+    return out, tuple(edges)
 
 
 def view_warning(location: BoardLocation, size: tuple[int, int], orientation: "Orientation"
@@ -97,8 +104,8 @@ def view_warning(location: BoardLocation, size: tuple[int, int], orientation: "O
     if not squares:
         return None
     return (f"squares {', '.join(map(str, squares))} lie partly outside the camera's picture "
-            f"(at its {_edges(edges)}): pieces there may be misread; move or aim the camera so "
-            "that the whole board is well in view")
+            f"(at its {describe_edges(edges)}): pieces there may be misread; move or aim the "
+            "camera so that the whole board is well in view")
 
 
 def edge_hint(location: BoardLocation, size: tuple[int, int]) -> str:
@@ -114,8 +121,8 @@ def edge_hint(location: BoardLocation, size: tuple[int, int]) -> str:
                                    ("bottom", c[:, 1].max() > h - 1 - margin)) if hit]
     if not near:
         return ""
-    return (f" (the board reaches the picture's {_edges(near)}: if part of it is out of view, "
-            "move or aim the camera so that all of it is in view)")
+    return (f" (the board reaches the picture's {describe_edges(near)}: if part of it is out "
+            "of view, move or aim the camera so that all of it is in view)")
 
 
 def check_in_view(location: BoardLocation, size: tuple[int, int], orientation: "Orientation",

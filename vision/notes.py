@@ -23,6 +23,7 @@ CODES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "unsure_kings": ("count", "cells"),                  # pieces like kings, read as men
     "few_grid_corners": ("found",),                      # few of the 81 inner corners seen
     "colours_alike": (),                                 # the two piece colours alike
+    "out_of_view": ("count", "cells", "edges"),          # cells partly outside the picture
     # vision.kings.limit_warning: kings cannot be told from men from where the camera stands
     "kings_top_down": ("tilt",),                         # the camera nearly above the board
     "kings_camera_far": ("px", "square_px"),             # ... far from the board

@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.calibration import Orientation
+from vision.calibration import Orientation, cells_out_of_view, describe_edges
 from vision.colours import brighten
 from vision.imagefile import MAX_PIXELS, ImageFileError, read_image_file
 from vision.kings import PHOTO_SURE_PX, KingEvidence, limit_warning, photo_kings
@@ -192,6 +192,17 @@ def read_image(source: str | Path | np.ndarray, *, debug_dir: str | Path | None 
                              found=location.corners_found))
     if model.piece_contrast < 25 and np.count_nonzero(best) > 1:
         warnings.append(Note("colours_alike", "the two piece colours are hard to tell apart"))
+    grid_cells = [(r, c) for r in range(10) for c in range(10)]
+    beyond, edges = cells_out_of_view(location, (w, h), grid_cells)
+    if beyond.any():
+        # read as whatever lies at the picture's edge: a piece there may be missed, or one seen
+        out = [grid_cells[i] for i in np.flatnonzero(beyond)]
+        cells = ", ".join(f"({r},{c})" for r, c in out[:10]) + (" ..." if len(out) > 10 else "")
+        where = describe_edges(edges)
+        warnings.append(Note("out_of_view", f"{len(out)} cell(s) lie partly outside the picture "
+                             f"(at its {where}): pieces there may be misread: {cells}; aim the "
+                             "camera so that the whole board is well in view",
+                             count=len(out), cells=cells, edges=where))
     reading = ImageReading(
         corners=tuple((float(x), float(y)) for x, y in location.corners),
         grid=tuple(rows), dark_parity=int(dark_parity),
