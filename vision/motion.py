@@ -605,8 +605,10 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     ``shaded``: the pixels a shade explains (`shade`): they join regions but cover nothing (a
     resting hand's shadow over the squares is no hand over them; a hand's own pixels that look
     like a shade of the squares they cover are still its own).  ``shadow``: those of them where
-    the squares' pattern is seen under the shade (`shadow`): for the hands, they join only
-    within `_SHADE_JOINS_PX` of a change's own pixels."""
+    the squares' pattern is seen under the shade (`shadow`): which regions are hands is judged
+    with them joining only within `_SHADE_JOINS_PX` of a change's own pixels (an arm at rest is
+    not joined through its long shadow to a man moved under it); a hand's pixels are then its
+    whole region, its shadow too."""
     none = np.zeros_like(diff)
     found = _from_table(diff)
     if found is None:
@@ -614,21 +616,32 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     labels, n, outside = found
     table = outside[labels] & diff
     own = diff if shaded is None else diff & ~shaded
+    w = _RING * MOTION_PX
+    need = config.hand_share * MOTION_PX * MOTION_PX
+    beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
+    judged, m, from_table = labels, n, outside
     if shadow is not None and (diff & shadow).any():
         k = 2 * _SHADE_JOINS_PX + 1
         near = cv2.dilate(own.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
         found = _from_table(diff & ~(shadow & ~near))
         if found is None:
-            return none, False, table
-        labels, n, outside = found
-    w = _RING * MOTION_PX
-    need = config.hand_share * MOTION_PX * MOTION_PX
-    covers = np.bincount(labels[w:-w, w:-w][own[w:-w, w:-w]], minlength=n)
-    hands = outside & (covers >= need)
-    beside = bool(np.any(outside & (np.bincount(labels[_ring_mask() & own], minlength=n) >= need)))
+            return none, beside, table
+        judged, m, from_table = found
+    covers = np.bincount(judged[w:-w, w:-w][own[w:-w, w:-w]], minlength=m)
+    hands = from_table & (covers >= need)
     if not hands.any():
         return none, beside, table
-    return hands[labels] & diff, beside, table
+    if judged is labels:
+        return hands[labels] & diff, beside, table
+    # a hand's whole region, the shadows joined to it too: the squares under a hand's own
+    # shadow beside it are no board to read either (cut to its own pixels and their edges, a
+    # hand sliding a man over pale squares in a bright room covered half the cells it had, the
+    # board was read under its shadow and a false Art. 27 named: the other renderer's
+    # selfplay-9 at seed 5858000)
+    held = np.zeros(n, dtype=bool)
+    held[np.unique(labels[hands[judged] & diff])] = True
+    held[0] = False
+    return held[labels] & diff, beside, table
 
 
 def _from_table(joins: np.ndarray) -> tuple[np.ndarray, int, np.ndarray] | None:
