@@ -76,17 +76,9 @@ class Decision(Generic[K]):
     doubt: tuple[int, ...] = ()
     best: K | None = None  # when unclear: the likeliest candidate and its runner-up
     runner_up: K | None = None
-    # when unclear: how much likelier the runner-up is than every other candidate (inf: none)
-    beyond: float = math.inf
     # when unclear: the keys of every candidate not far less likely than the best (within
     # `ACCEPT_MARGIN` of it), the best first
     close: tuple = ()
-
-    @property
-    def between_two(self) -> bool:
-        """Whether an unclear reading is unclear only between the best two candidates: both
-        are far likelier than any other."""
-        return self.beyond >= ACCEPT_MARGIN
 
 
 class Scorer:
@@ -143,10 +135,9 @@ class Scorer:
         a, b = candidates[best].changes, candidates[runner].changes
         doubt = tuple(sorted(sq for sq in set(a) | set(b)
                              if a.get(sq, self.base.get(sq)) != b.get(sq, self.base.get(sq))))
-        beyond = runner_score - explaining[2][0] if len(explaining) > 2 else math.inf
         close = tuple(candidates[i].key for s, i in explaining if best_score - s < ACCEPT_MARGIN)
         return Decision(None, True, margin, doubt, candidates[best].key, candidates[runner].key,
-                        beyond, close)
+                        close)
 
 
 def changes_between(before: Mapping[int, Piece | None], after: Mapping[int, Piece | None]) -> dict[int, Piece | None]:

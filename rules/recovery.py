@@ -1071,7 +1071,9 @@ def _crowning_in_doubt(decision) -> tuple | None:
     above the board, in a dim room, the man awaiting its crown on 3 and Black's man just
     crowned on 47 each read king 0.75 or man 0.25, three such boards lay close, and nothing was
     recorded for 26 seconds (the other renderer's selfplay-59 at seed 5858007)."""
-    close = decision.close or (decision.best, decision.runner_up)
+    close = decision.close
+    if not close:  # the reading clear, or explained by no board
+        return None
     if set(close) <= {("same",), ("crowned",)}:
         return ("same",)  # the board as it was, the awaited crown on or not: still awaited
     first = close[0]

@@ -211,7 +211,8 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     diff = change > delta
     if not diff.any():
         return settled_view(view, still)
-    shaded = shade(view, reference, delta)
+    lum = brightness(view), brightness(reference)
+    shaded = shade(view, reference, delta, lum)
     _, _, table = _hands(diff, config, shaded)
     joined = _joined_faintly(change, diff, shaded, delta, light, config)
     if joined is not None:  # (a faint arm's own pixels aside)
@@ -222,7 +223,7 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     # piled up in the reference board after board, until a third of the board differed from
     # it on every frame as a hand (the other renderer's selfplay-30 at seed 5757004)
     w = (_SHADE_WINDOWS[0],) * 2
-    darker = cv2.blur(brightness(view), w) < cv2.blur(brightness(reference), w)
+    darker = cv2.blur(lum[0], w) < cv2.blur(lum[1], w)
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
     keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded & darker)).astype(np.uint8),
                                        cv2.MORPH_CLOSE, np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
@@ -473,7 +474,8 @@ _SHADE_WINDOWS = (5, 17)
 _SHADE_DARK = 12.0
 
 
-def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
+def shade(view: np.ndarray, reference: np.ndarray, delta: float,
+          lum: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Per pixel, whether ``view`` is ``reference`` under another light: the reference scaled by
     its local brightness ratio (the same in every colour channel) explains it, within ``delta``
     beyond the scaled reference's 3 x 3 neighbourhood (`tolerant_change`), the ratio taken over
@@ -484,8 +486,9 @@ def shade(view: np.ndarray, reference: np.ndarray, delta: float) -> np.ndarray:
     squares' pattern (a hand's skin over brown squares is their colour scaled, square by square,
     but not over light and dark squares alike).  The arm of a hand resting beside the board
     cast its shadow over a third of the squares under one lamp: that was a hand over the
-    board, for seconds on end, and no board was read between moves at quick play."""
-    lum_v, lum_r = brightness(view), brightness(reference)
+    board, for seconds on end, and no board was read between moves at quick play.  ``lum``:
+    the two views' `brightness`, when the caller has them."""
+    lum_v, lum_r = lum if lum is not None else (brightness(view), brightness(reference))
     out = lum_r > _SHADE_DARK
     for w in _SHADE_WINDOWS:
         ratio = cv2.blur(lum_v, (w, w)) / np.maximum(cv2.blur(lum_r, (w, w)), _SHADE_DARK)
@@ -513,8 +516,8 @@ _KEPT_SHARE = 0.7
 _SHADE_JOINS_PX = 2
 
 
-def shadow(view: np.ndarray, reference: np.ndarray, shaded: np.ndarray,
-           delta: float) -> np.ndarray:
+def shadow(view: np.ndarray, reference: np.ndarray, shaded: np.ndarray, delta: float,
+           lum: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The pixels of ``shaded`` (`shade`) where the squares' pattern is seen under the shade:
     a shadow, not a flat colour near a scaling of the squares'.  The view's brightness
     correlates with the still board's over `_PATTERN_WINDOW` (`_PATTERN_KEPT`) and keeps its
@@ -523,11 +526,10 @@ def shadow(view: np.ndarray, reference: np.ndarray, shaded: np.ndarray,
     low lamp keeps the squares' edges, the men's rims, the grain, only darker (correlation 0.95
     and more, its contrast the darkening's); a dark hand over light squares in a dim room looks
     like a shade of them pixel by pixel, but its flat colour hides them (correlation under 0.6,
-    its contrast a fifth of the darkening's)."""
+    its contrast a fifth of the darkening's).  ``lum``: as `shade`'s."""
     if not shaded.any():
         return np.zeros_like(shaded)
-    lv = brightness(view)
-    lr = brightness(reference)
+    lv, lr = lum if lum is not None else (brightness(view), brightness(reference))
     k = (_PATTERN_WINDOW, _PATTERN_WINDOW)
     mv, mr = cv2.blur(lv, k), cv2.blur(lr, k)
     vv = np.maximum(cv2.blur(lv * lv, k) - mv * mv, 0.0)
@@ -760,8 +762,14 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         change = tolerant_change(view, reference)
         diff = change > delta
         # a shadow over the board is no change of what stands on it, and no hand
-        shaded = shade(view, reference, delta) if diff.any() else np.zeros_like(diff)
-        hand, beside, table = _hands(diff, config, shaded, shadow(view, reference, shaded, delta))
+        if diff.any():
+            lum = brightness(view), brightness(reference)
+            shaded = shade(view, reference, delta, lum)
+            hand, beside, table = _hands(diff, config, shaded,
+                                         shadow(view, reference, shaded, delta, lum))
+        else:
+            shaded = np.zeros_like(diff)
+            hand, beside, table = _hands(diff, config, shaded)
         if not hand.any():
             # none: a hand whose arm changed the ring only faintly (`_joined_faintly`)
             joined = _joined_faintly(change, diff, shaded, delta, light, config)
