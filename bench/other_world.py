@@ -20,6 +20,7 @@ what it recorded and announced is measured against the game, as `bench.system_ac
 - ``false_irregularities``, ``false_touch_moves``, ``false_take_backs``: announcements about a
   legal game in which no piece was touched but the mover's;
 - ``look_agains``: times the companion asked to look at the board again;
+- ``lost_tracks``: times it said it lost track of the game (more moves unseen than it can work out);
 - ``stills_between_positions`` (per game): frames in which the board was untouched (no hand over
   it, no disc held) yet showed no position of the game: captured men half taken off, the hand
   away at the table with one of them;
@@ -208,7 +209,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['plies_right']}/{r['plies']} plies right, {'exact' if r['exact'] else 'DIFFERENT'}"
                   f"{'' if r['calibrated'] else ' (NEVER CALIBRATED)'}"
                   f"{' (CRASHED: ' + r['crashed'] + ')' if r['crashed'] else ''}, irregularities {r['irregularities']}, "
-                  f"touch {r['touch_moves']}, look again {r['look_agains']}, {r['frames']} frames, render "
+                  f"touch {r['touch_moves']}, look again {r['look_agains']}"
+                  f"{', LOST TRACK ' + str(r['lost_tracks']) if r['lost_tracks'] else ''}, {r['frames']} frames, render "
                   f"{r['render_ms']} ms/frame, {r['seconds']} s ({time.time() - t0:.0f} s so far)", file=sys.stderr)
             if "first_difference" in r:
                 print(f"    first difference at ply {r['first_difference']}, events {r['events']}", file=sys.stderr)

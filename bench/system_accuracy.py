@@ -18,6 +18,8 @@ store.  What an arbiter would see of it is measured against the game itself:
   game in which none happened (the games are legal and no piece is touched but the mover);
 - ``look_agains``: times the companion asked to look at the board again (unsure, but nothing
   wrong recorded);
+- ``lost_tracks``: times the companion said it lost track of the game (`rules.events.LostTrack`:
+  more moves unseen than it can work out; the record stops there until the board is put back);
 - ``results_right``: games the rules end whose result the companion gave.
 
 Square 46's corner is configured (as an installer sets ``board.orientation``): the random
@@ -444,10 +446,10 @@ def in_place(got: list[str], want: list[str]) -> int:
 
 def announced() -> dict:
     """The announcements a bench counts, by the name it reports them under."""
-    from rules.events import Irregularity, LookAgain, MoveTakenBack, TouchMove
+    from rules.events import Irregularity, LookAgain, LostTrack, MoveTakenBack, TouchMove
 
     return {"irregularities": Irregularity, "touch_moves": TouchMove,
-            "take_backs": MoveTakenBack, "look_agains": LookAgain}
+            "take_backs": MoveTakenBack, "look_agains": LookAgain, "lost_tracks": LostTrack}
 
 
 def totals(results: list[dict], by=None) -> dict:
@@ -464,6 +466,7 @@ def totals(results: list[dict], by=None) -> dict:
         "false_touch_moves": sum(r["touch_moves"] for r in results),
         "false_take_backs": sum(r["take_backs"] for r in results),
         "look_agains": sum(r["look_agains"] for r in results),
+        "lost_tracks": sum(r["lost_tracks"] for r in results),
         "frames": sum(r["frames"] for r in results),
         "by": (by or breakdown)(results),
         "problems": [r for r in results if "first_difference" in r],
@@ -519,7 +522,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['pace']} pace): {r['plies_right']}/{r['plies']}"
                   f" plies right, {'exact' if r['exact'] else 'DIFFERENT'}{place}, irregularities "
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
-                  f"{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
+                  f"{', LOST TRACK ' + str(r['lost_tracks']) if r['lost_tracks'] else ''}{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
                   file=sys.stderr)
     due = [r for r in results if r["result_due"]]
     out = {

@@ -69,6 +69,8 @@ def _pending(pending: "Pending | None") -> dict | None:
     for lang, t in PHRASES.items():
         if lang == "en":
             text[lang] = pending.summary
+        elif pending.lost:  # no irregularity: the companion lost track (`LostTrack`)
+            text[lang] = t["lost_open"]
         elif pending.kind is None:  # a touch-move breach (Art. 15)
             text[lang] = t["touch_move_open"]
         else:

@@ -12,6 +12,9 @@ the same keys (a test checks it); the values are `str.format` templates whose fi
   per `rules.events.IrregularityKind` name under ``remedy.NAME`` (fields ``{square}``,
   ``{played}``), then ``legal`` listing the legal moves (``{moves}``, joined with ``or``);
 - ``summary.NAME``: what was wrong, per `IrregularityKind` name;
+- ``lost``: the companion lost track of the game (`rules.events.LostTrack`), the record stopping
+  after ``{move}`` (``lost_at_start`` when no move was recorded), then ``lost_remedy``;
+  ``lost_open`` the same on the club's screen while it is open;
 - ``resolved``, ``stands``, ``touch_move`` (``touch_move_open``: the same on the club's screen
   while it is open, no side or square), ``crown``, ``blocked``, ``seven_start``,
   ``seven_left``, ``seven_left_one``, ``draw_possible``, ``taken_back``, ``win``, ``draw``;
@@ -62,6 +65,10 @@ _EN: dict[str, str] = {
     "remedy.NOT_CROWNED": "Crown the man on {square}.",
     "remedy.WRONGLY_CROWNED": "Take the crown off the piece on {square}.",
     "remedy.UNKNOWN": "Set the board back as it was before the move.",
+    "lost": "I have lost track of the game: moves were played that I did not see. The record stops after {move}.",
+    "lost_at_start": "I have lost track of the game: moves were played that I did not see. Nothing is recorded yet.",
+    "lost_remedy": "Put the pieces back as they stood then to go on recording, or write the moves down by hand.",
+    "lost_open": "lost track of the game: the record stops here",
     "resolved": "Put right.",
     "stands": "The irregular move {played} stands: the opponent has replied.",
     "touch_move": "{side}, touch-move, article 15: the piece on {square} was touched first and must be played.",
@@ -115,6 +122,10 @@ _NL: dict[str, str] = {
     "remedy.NOT_CROWNED": "Kroon de schijf op {square}.",
     "remedy.WRONGLY_CROWNED": "Haal de kroon van het stuk op {square}.",
     "remedy.UNKNOWN": "Zet het bord terug zoals het voor de zet stond.",
+    "lost": "Ik ben de partij kwijt: er zijn zetten gedaan die ik niet heb gezien. De notatie stopt na {move}.",
+    "lost_at_start": "Ik ben de partij kwijt: er zijn zetten gedaan die ik niet heb gezien. Er is nog niets genoteerd.",
+    "lost_remedy": "Zet de stukken terug zoals ze toen stonden om verder te noteren, of noteer de zetten met de hand.",
+    "lost_open": "de partij is kwijt: de notatie stopt hier",
     "resolved": "Hersteld.",
     "stands": "De onregelmatige zet {played} blijft staan: de tegenstander heeft geantwoord.",
     "touch_move": "{side}, aanraken is zetten, artikel 15: het stuk op {square} is eerst aangeraakt en moet gespeeld worden.",

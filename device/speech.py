@@ -38,7 +38,8 @@ from device.config import SpeechConfig
 from device.errors import SpeechError
 from device.phrases import PHRASES, VOICES
 from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, GameOver, Irregularity,
-                          IrregularityResolved, IrregularityStands, MovePlayed, MoveTakenBack, TouchMove)
+                          IrregularityResolved, IrregularityStands, LostTrack, MovePlayed, MoveTakenBack,
+                          TouchMove)
 from rules.piece import Color
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,10 @@ class Announcer:
             return [t["touch_move"].format(side=self.side(event.color), square=event.square)] + self._legal(event.legal)
         if isinstance(event, CrownPending):
             return [t["crown"].format(side=self.side(event.color), square=event.square)]
+        if isinstance(event, LostTrack):
+            said = (t["lost"].format(move=self.move(event.since)) if event.since
+                    else t["lost_at_start"])
+            return [said, t["lost_remedy"]]
         if isinstance(event, IrregularityResolved):
             return [t["resolved"]]
         if isinstance(event, IrregularityStands):

@@ -45,7 +45,7 @@ from rules import movegen
 from rules.errors import FenError
 from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, GameOver, Irregularity,
                           IrregularityKind, IrregularityResolved, IrregularityStands, LookAgain,
-                          MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
+                          LostTrack, MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
 from rules.lines import Root, Searches, SureKinds
@@ -127,6 +127,8 @@ class Pending:
     summary: str
     color: Color
     legal_move: Move | None = None
+    #: not an irregularity: the companion lost track of the game (`LostTrack`)
+    lost: bool = False
 
 
 @dataclass
@@ -806,15 +808,24 @@ class Arbiter(Recovery):
             self.pending_at = len(self.seen) - 1
             return tuple(events)
         self.pending_at = len(self.seen) - 1
-        if self._untold and finding.seen is None:
-            # no irregularity: legal moves not seen, in an order (or by routes) the board cannot tell
-            untold = self._untold[:3] + (("...",) if len(self._untold) > 3 else ())
-            last = self.game.move_texts()[-1] if self.game.moves else None
-            finding = replace(
-                finding, message="the board went on by moves not seen one by one, and it does not "
-                                 f"tell which: {' or '.join(untold)}",
-                remedy="to have them recorded, put the pieces back as "
-                       f"{f'after {last}' if last else 'at the start'} and play them again")
+        if self.pending is None and finding.seen is None and finding.kind is IrregularityKind.UNKNOWN:
+            if self._untold:
+                # no irregularity: legal moves not seen, in an order (or by routes) the board
+                # cannot tell
+                untold = self._untold[:3] + (("...",) if len(self._untold) > 3 else ())
+                return tuple(events) + self._lose_track(
+                    board, finding, "the board went on by moves not seen one by one, and it does "
+                                    f"not tell which: {' or '.join(untold)}", when)
+            if several and _played_on(base, board):
+                # Many squares changed, pieces of both sides moved, none came from outside the
+                # board: as play leaves it, more moves on than the search reaches.  Naming that
+                # Art. 27 ("several pieces moved, put them back") accuses players of what the
+                # camera missed: at quick play an arm rested across the board for half a
+                # minute, eleven plies went by unseen, and the first board seen after them was
+                # named so (the other renderer's selfplay-25 at seed 5151004).
+                return tuple(events) + self._lose_track(
+                    board, finding, f"{len(changed)} squares changed by moves the camera did not "
+                                    "see, more than it can work out", when)
         self.pending = Pending(board, _standing_position(position, board, finding), finding.kind,
                                finding.seen, f"{finding.message} ({finding.kind.article})", finding.color)
         events.append(Irregularity(self.game.ply, when, finding.kind, finding.color, finding.message,
@@ -823,6 +834,20 @@ class Arbiter(Recovery):
                                    finding.legal, finding.changes))
         return tuple(events)
 
+    def _lose_track(self, board: dict[int, Piece], finding: Finding, message: str,
+                    when: float | None) -> tuple[Event, ...]:
+        """Say once that the record stops here (`LostTrack`), and follow the board as an open
+        irregularity that cannot stand is followed (`Root.AS_SEEN`): put back as the record
+        has it, or gone on from it by a line the arbiter can find, the record goes on."""
+        last = self.game.move_texts()[-1] if self.game.moves else None
+        after = f"after {last}" if last else "at the start"
+        remedy = (f"to go on recording, put the pieces back as {after}; or write the moves down "
+                  "by hand and begin the record again from this board")
+        self.pending = Pending(board, None, None, None, f"lost track {after}: {message}",
+                               finding.color, lost=True)
+        return (LostTrack(self.game.ply, when, message, remedy, last, finding.changes),
+                self._comment(f"the companion lost track {after}: {message}", when))
+
     def _resolve(self, how: str, when: float | None) -> list[Event]:
         pending = self.pending
         self.pending = None
@@ -830,7 +855,8 @@ class Arbiter(Recovery):
         events: list[Event] = []
         if kind is not None:
             events.append(IrregularityResolved(self.game.ply, when, kind, how))
-        events.append(self._comment(f"{pending.color}: {pending.summary}; {how}", when))
+        said = pending.summary if pending.lost else f"{pending.color}: {pending.summary}"
+        events.append(self._comment(f"{said}; {how}", when))
         return events
 
     def _stand(self, when: float | None) -> list[Event]:
@@ -1011,6 +1037,18 @@ def _lifts(obs: Observation, lifted: list[int], board: Position) -> list[int]:
     return [sq for sq in lifted
             if board.piece_at(sq) is None or obs.reading(sq).content is not None
             or sure_of_kind(obs.reading(sq))]
+
+
+def _played_on(base: dict[int, Piece], board: dict[int, Piece]) -> bool:
+    """Whether ``board`` may be ``base`` several plies on: no side has more pieces than it had,
+    and pieces of both sides left or reached squares."""
+    for color in (Color.WHITE, Color.BLACK):
+        if (sum(1 for p in board.values() if p.color is color)
+                > sum(1 for p in base.values() if p.color is color)):
+            return False
+    changed = changes_between(base, board)
+    sides = {p.color for sq in changed for p in (base.get(sq), board.get(sq)) if p is not None}
+    return sides == {Color.WHITE, Color.BLACK}
 
 
 def _exchanged(base: dict[int, Piece], board: dict[int, Piece]) -> bool:

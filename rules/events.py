@@ -148,6 +148,25 @@ class IrregularityStands(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class LostTrack(Event):
+    """The board went on by more moves than the camera saw, and no line of legal moves the
+    arbiter can find (or tell from the others) gives it: the record stops after ``since`` (the
+    last move recorded, None at the start).  No irregularity is named: pieces of both sides moved
+    and none came from outside the board, as play leaves it.  ``changes`` are the squares that
+    differ from the recorded position; ``message`` says what was seen, ``remedy`` how the record
+    goes on.  Said once; the arbiter follows the board and records again once it is back on a
+    position it can reach."""
+
+    message: str
+    remedy: str
+    since: str | None = None
+    changes: tuple[SquareChange, ...] = ()
+
+    def __str__(self) -> str:
+        return f"lost track: {self.message}. {self.remedy}"
+
+
+@dataclass(frozen=True, slots=True)
 class TouchMove(Event):
     """Touch-move (Art. 15, manual rules I-III): the player lifted ``square`` first, that piece
     could move legally, and he moved another.  ``rule`` names the manual rule, ``remedy`` lists
@@ -245,4 +264,4 @@ class LookAgain(Event):
 
 #: Every event type, for consumers that dispatch on them.
 EVENT_TYPES = (MovePlayed, MoveTakenBack, ScoresheetComment, Irregularity, IrregularityResolved, IrregularityStands, TouchMove,
-               CrownPending, CountersChanged, DrawPossible, GameOver, LookAgain)
+               LostTrack, CrownPending, CountersChanged, DrawPossible, GameOver, LookAgain)

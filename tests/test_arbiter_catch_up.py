@@ -26,8 +26,9 @@ from rules.recovery import (CAUGHT_UP, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READIN
                             RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
                             STEADY_READINGS)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
-                          MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
+                          LostTrack, MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
+from rules.matching import changes_between
 from rules.observation import SquareReading
 from rules.pdn import read_file
 from rules.piece import BLACK, WHITE, Piece
@@ -390,6 +391,46 @@ def test_a_gap_beyond_the_further_search_is_not_recorded_from_one_board():
     for _ in range(6):
         arb.observe(settled(board(AT + STALL_PLIES + 1)))
     assert arb.game.ply == AT
+
+
+def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
+    # Quick play under an arm resting across the board: eleven plies went by unseen, and the
+    # first board seen after them, read again and again, was named Art. 27 ("several pieces
+    # moved: put them back"): players accused of what the camera missed (the other renderer's
+    # selfplay-25 at seed 5151004).  Pieces of both sides moved and none came from outside the
+    # board, as play leaves it: the companion says once that it lost track and where the record
+    # stops, and follows the board; put back, the record goes on.
+    arb = recorded_up_to(REAL, AT)
+    said = []
+    for _ in range(2 * STALL_READINGS):
+        said += arb.observe(settled(board(AT + STALL_PLIES + 1)))
+    assert not of(said, Irregularity) and arb.game.ply == AT
+    [lost] = of(said, LostTrack)
+    assert lost.since == REAL.move_texts()[AT - 1]
+    assert {c.square for c in lost.changes} == set(changes_between(board(AT), board(AT + STALL_PLIES + 1)))
+    assert any("lost track" in e.text for e in of(said, ScoresheetComment))
+    for _ in range(STALL_READINGS):  # play goes on from it: nothing more is said
+        events = arb.observe(settled(board(AT + STALL_PLIES + 3)))
+        assert not of(events, Irregularity) and not of(events, LostTrack) and not of(events, MovePlayed)
+    events = arb.observe(settled(board(AT)))   # put back as the record has it
+    assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
+    finish(arb, AT, upto=AT + 2)
+
+
+def test_pieces_put_on_the_board_among_many_changes_are_still_named_art_27():
+    # Lost track is said only of a board play can leave: a side with a piece more than it had
+    # (read so again and again) had one put on from outside the board, and that is named.
+    arb = recorded_up_to(REAL, AT)
+    seen = dict(board(AT + STALL_PLIES + 1))
+    def whites(b):
+        return sum(p.color is WHITE for p in b.values())
+    while whites(seen) <= whites(board(AT)):
+        seen[next(sq for sq in range(50, 0, -1) if sq not in seen)] = Piece(WHITE, False)
+    said = []
+    for _ in range(3 * STALL_READINGS):
+        said += arb.observe(settled(seen))
+    assert not of(said, LostTrack)
+    assert [e.article for e in of(said, Irregularity)] == ["Art. 27"]
 
 
 # -- never explained away: Art. 27 -----------------------------------------------------------------

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import wave
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,8 +27,8 @@ from device.errors import SpeechError
 from device.phrases import PHRASES, VOICES
 from device.speech import Announcer, EspeakBackend, Speaker, Spoken, open_speech
 from rules.events import (CountersChanged, CrownPending, DrawPossible, GameOver, Irregularity, IrregularityKind,
-                          IrregularityResolved, IrregularityStands, LookAgain, MovePlayed, MoveTakenBack,
-                          ScoresheetComment, TouchMove)
+                          IrregularityResolved, IrregularityStands, LookAgain, LostTrack, MovePlayed,
+                          MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.outcome import Termination
 from rules.piece import Color, KingCounter
 
@@ -90,6 +91,17 @@ def test_irregularity_with_article_remedy_and_legal_moves():
         "Zwart, onregelmatige zet, artikel 8: de schijf is niet gekroond.", "Kroon de schijf op 48."]
     many = irregular(IrregularityKind.WRONG_PIECES_TAKEN, legal=tuple(f"{n}-{n - 5}" for n in range(31, 38)))
     assert Announcer("en").sentences(many)[-1].count(" or ") == 3
+
+
+def test_lost_track_says_where_the_record_stops_and_names_no_article():
+    event = LostTrack(ply=10, time=None, message="m", remedy="r", since="16x27")
+    assert Announcer("en").sentences(event) == [
+        "I have lost track of the game: moves were played that I did not see. "
+        "The record stops after 16 takes 27.",
+        "Put the pieces back as they stood then to go on recording, or write the moves down by hand."]
+    said = Announcer("nl").sentences(event)
+    assert said[0].endswith("De notatie stopt na 16 slaat 27.") and "artikel" not in " ".join(said)
+    assert Announcer("nl").sentences(replace(event, since=None))[0].endswith("Er is nog niets genoteerd.")
 
 
 def test_every_irregularity_kind_is_said_in_both_languages():

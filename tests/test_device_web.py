@@ -732,3 +732,24 @@ def test_wrong_pins_lock_the_address_out_for_longer_and_longer(tmp_path):
     finally:
         server.close()
         store.close()
+
+
+def test_the_screen_says_the_record_stopped_when_the_companion_lost_track_not_an_article():
+    """A board many plies on, beyond what the arbiter can work out (`rules.events.LostTrack`),
+    stays open on the club's screen as the record stopping, in every language, with no
+    article: nobody broke a rule the camera saw."""
+    from device.live import _pending
+    from rules.arbiter import Arbiter
+    from tests.helpers import settled
+
+    game = real_game()
+    arb = Arbiter(Game(start=game.start))
+    for move, after in zip(game.moves[:2], game.positions[1:3]):
+        arb.game.push(move, after)
+    far = game.positions[min(game.ply, 14)].pieces()
+    for _ in range(8):
+        arb.observe(settled(far))
+    shown = _pending(arb.pending)
+    assert shown["article"] is None
+    assert shown["text"]["nl"] == "de partij is kwijt: de notatie stopt hier"
+    assert shown["text"]["en"].startswith("lost track after ")
