@@ -55,7 +55,7 @@ from rules.observation import Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
-from rules.recovery import (CROWNED, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery, _as_placed,
+from rules.recovery import (CROWNED, DEEP_READINGS, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery, _as_placed,
                             _crowning_in_doubt, _kind_unsure, _plain_reading, _side)
 from rules.squares import column, line_between, promotion_row, row
 
@@ -786,7 +786,7 @@ class Arbiter(Recovery):
         several = len(changed) > SEVERAL_MOVES or _exchanged(base, board)
         if (self.pending is None and finding is not None and finding.seen is None
                 and finding.kind is IrregularityKind.UNKNOWN
-                and self._read_in_a_row(obs) < (STALL_READINGS if several else 2 if beside else 0)):
+                and self._read_in_a_row(obs) < (DEEP_READINGS if several else 2 if beside else 0)):
             # No single act explains it.  More squares changed than one act changes, or only
             # pieces of both sides gone (as exchanges leave the board): several moves of both
             # sides, perhaps, on a board read once, with a square misread that

@@ -308,22 +308,25 @@ class Searches:
     reading is searched from the same states again when the next one comes (as a reading the
     line passed, `Trail.follow`), and the legal moves of every position expanded are shared.
     A search that spent its `Budget` is kept as such (a reading it was for then fits nothing),
-    so that a costly board is not searched in vain once per reading.  The arbiter keeps one
-    from its last recorded move on."""
+    so that a costly board is not searched in vain once per reading; it is searched again only
+    under a larger budget (a board searched further, `rules.recovery.DEEP_WORK`).  The arbiter
+    keeps one from its last recorded move on."""
 
     def __init__(self) -> None:
         self.moves: dict[movegen.RawState, list[movegen.RawMove]] = {}
-        self._found: dict[tuple, Search] = {}
+        self._found: dict[tuple, tuple[Search, int]] = {}
         self.visited = 0
 
     def lines(self, state: movegen.RawState, plies: int, sure: SureKinds,
               budget: Budget | None = None, slack: int = 0) -> Search:
         key = (state, plies, sure.white, sure.black, sure.empty, slack)
-        found = self._found.get(key)
-        if found is None:
-            found = self._found[key] = legal_lines(Position(state), plies, sure, self.moves, budget, slack)
+        work = _UNBOUNDED if budget is None else budget.work
+        kept = self._found.get(key)
+        if kept is None or (not kept[0].complete and work > kept[1]):
+            found = legal_lines(Position(state), plies, sure, self.moves, budget, slack)
+            self._found[key] = kept = (found, work)
             self.visited += found.visited
-        return found
+        return kept[0]
 
 
 #: The move sequences that reach a state, from where a `Trail` starts (several: the board

@@ -101,6 +101,22 @@ STALL_PLIES = 8
 
 STALL_WORK = 600_000
 
+#: A board that no line of `STALL_PLIES` explains, read yet again (`DEEP_READINGS` times in a
+#: row) while nothing is open, is searched once more: up to `DEEP_PLIES` plies on, with
+#: `DEEP_WORK`, once per board.  At quick play an arm rested across the board for half a minute
+#: and ten plies went by unseen; the first still board after them was beyond every search (the
+#: other renderer's selfplay-25 at seed 5151004).  The same readings support the longer line
+#: (`_supported`: twelve plies need six, as many as the service reads a board while the arbiter
+#: looks again); what this search does not explain the arbiter says it lost track of
+#: (`rules.events.LostTrack`).  Costs on a desktop core (boards of the test games, every square
+#: read surely): ten plies on 0.1-1 s, eleven 0.5-3 s, twelve 1-5.5 s (2.4 and 4 million units);
+#: a Raspberry Pi takes 3-5 times as long, once for such a board.
+DEEP_READINGS = STALL_READINGS + 1
+
+DEEP_PLIES = 12
+
+DEEP_WORK = 4_000_000
+
 #: An irregular act on top of a line of legal moves (a quick reply, then a man moved backwards)
 #: changes at most this many squares of the board the line leaves; such a board is named by its
 #: article after recording the line (`Arbiter._near`).
@@ -192,8 +208,9 @@ class Recovery:
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
                    and (self._read_in_a_row(obs) >= STALL_READINGS
                         or len(self.seen) >= 2 * STALL_READINGS))
-        budget = Budget(STALL_WORK if stalled else RECOVERY_WORK)
-        most = STALL_PLIES if stalled else RECOVERY_PLIES
+        deep = stalled and self.pending is None and self._read_in_a_row(obs) >= DEEP_READINGS
+        budget = Budget(DEEP_WORK if deep else STALL_WORK if stalled else RECOVERY_WORK)
+        most = DEEP_PLIES if deep else STALL_PLIES if stalled else RECOVERY_PLIES
         count, trails = self._trails(budget, most)
         quick = unread > RECOVERY_UNSURE or self._quick_only
         found = self._lines_through(obs, scorer, base, when, self._quick(trails, quick), count,

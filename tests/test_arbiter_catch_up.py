@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from rules.arbiter import GAINED, UNEXPLAINED, Arbiter
-from rules.recovery import (CAUGHT_UP, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES,
+from rules.recovery import (CAUGHT_UP, DEEP_PLIES, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES,
                             RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
                             STEADY_READINGS)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
@@ -385,12 +385,27 @@ def test_a_gap_beyond_a_short_search_is_caught_up_once_the_board_stands_art_22(g
 
 
 def test_a_gap_beyond_the_further_search_is_not_recorded_from_one_board():
-    # More plies than `STALL_PLIES` on one board: nothing is recorded, however often it is read
+    # More plies than `DEEP_PLIES` on one board: nothing is recorded, however often it is read
     # (a line that long is no longer told from others; DESIGN.md: never guess).
     arb = recorded_up_to(REAL, AT)
     for _ in range(6):
-        arb.observe(settled(board(AT + STALL_PLIES + 1)))
+        arb.observe(settled(board(AT + DEEP_PLIES + 1)))
     assert arb.game.ply == AT
+
+
+@pytest.mark.parametrize("gap", [STALL_PLIES + 1, DEEP_PLIES])
+def test_a_gap_beyond_the_stalled_search_is_caught_up_from_a_board_read_again_art_22(gap):
+    # Quick play under an arm resting across the board: ten plies went by unseen (the other
+    # renderer's selfplay-25 at seed 5151004).  The board read again after the stalled search
+    # found nothing (`DEEP_READINGS`) is searched further, up to `DEEP_PLIES`, and caught up
+    # once read as often as so long a line needs (`_supported`).
+    arb = recorded_up_to(REAL, AT)
+    said = []
+    for _ in range(readings_needed(gap)):
+        said += arb.observe(settled(board(AT + gap)))
+    assert not of(said, Irregularity) and not of(said, LostTrack), [str(e) for e in said]
+    assert arb.position == REAL.positions[AT + gap]
+    assert sorted(arb.game.move_texts()[AT:]) == sorted(REAL.move_texts()[AT:AT + gap])
 
 
 def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
@@ -402,15 +417,16 @@ def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
     # stops, and follows the board; put back, the record goes on.
     arb = recorded_up_to(REAL, AT)
     said = []
+    far = AT + DEEP_PLIES + 1
     for _ in range(2 * STALL_READINGS):
-        said += arb.observe(settled(board(AT + STALL_PLIES + 1)))
+        said += arb.observe(settled(board(far)))
     assert not of(said, Irregularity) and arb.game.ply == AT
     [lost] = of(said, LostTrack)
     assert lost.since == REAL.move_texts()[AT - 1]
-    assert {c.square for c in lost.changes} == set(changes_between(board(AT), board(AT + STALL_PLIES + 1)))
+    assert {c.square for c in lost.changes} == set(changes_between(board(AT), board(far)))
     assert any("lost track" in e.text for e in of(said, ScoresheetComment))
     for _ in range(STALL_READINGS):  # play goes on from it: nothing more is said
-        events = arb.observe(settled(board(AT + STALL_PLIES + 3)))
+        events = arb.observe(settled(board(far + 2)))
         assert not of(events, Irregularity) and not of(events, LostTrack) and not of(events, MovePlayed)
     events = arb.observe(settled(board(AT)))   # put back as the record has it
     assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
@@ -421,7 +437,7 @@ def test_pieces_put_on_the_board_among_many_changes_are_still_named_art_27():
     # Lost track is said only of a board play can leave: a side with a piece more than it had
     # (read so again and again) had one put on from outside the board, and that is named.
     arb = recorded_up_to(REAL, AT)
-    seen = dict(board(AT + STALL_PLIES + 1))
+    seen = dict(board(AT + DEEP_PLIES + 1))
     def whites(b):
         return sum(p.color is WHITE for p in b.values())
     while whites(seen) <= whites(board(AT)):
