@@ -44,7 +44,7 @@ from rules.position import Position
 FLUSH_S = 0.05
 STATUS_TEXT = {"waiting": "waiting for the start", "calibrating": "finding the board",
                "playing": "playing", "looking-again": "looking again", "irregular": "irregularity",
-               "over": "game over", "unknown": "no news"}
+               "lost": "lost track", "over": "game over", "unknown": "no news"}
 
 
 def _e(text: Any) -> str:

@@ -1433,14 +1433,15 @@ class Companion:
         """What the companion is doing, in one word for the page: ``waiting`` (for the new
         game's start or set-up position), ``calibrating`` (finding a resumed game's board),
         ``playing``, ``looking-again`` (a board too unclear to decide), ``irregular`` (an
-        irregularity open) or ``over`` (the game ended)."""
+        irregularity open), ``lost`` (the record stopped: moves not seen, `LostTrack`) or
+        ``over`` (the game ended)."""
         arbiter = self.arbiter
         if arbiter is not None and arbiter.over is not None:
             return "over"
         if not self._calibrated:
             return "calibrating" if self.resumed else "waiting"
         if arbiter is not None and arbiter.pending is not None:
-            return "irregular"
+            return "lost" if arbiter.pending.lost else "irregular"
         return "looking-again" if self._retry_at is not None else "playing"
 
     def new_game(self, start: Position | None = None) -> None:

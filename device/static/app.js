@@ -40,7 +40,7 @@ const WORDS = {
     status: {
       waiting: "Waiting for the start position", calibrating: "Finding the board",
       playing: "Playing", "looking-again": "Looking again", irregular: "Irregularity open",
-      over: "Game over",
+      lost: "Lost track: the record stopped", over: "Game over",
     },
   },
   nl: {
@@ -84,7 +84,7 @@ const WORDS = {
     status: {
       waiting: "Wacht op de beginstelling", calibrating: "Bord zoeken",
       playing: "Partij bezig", "looking-again": "Kijkt opnieuw", irregular: "Onregelmatigheid open",
-      over: "Partij afgelopen",
+      lost: "Partij kwijt: de notatie is gestopt", over: "Partij afgelopen",
     },
   },
 };
