@@ -238,7 +238,13 @@ class Recovery:
                                         max(count, self._read_in_a_row(obs)), sure, budget)
             if found is not _NO_LINE:
                 return found
-        return None if self._quick_only else self._near(obs, base, trails, count, budget, when)
+        if self._quick_only:
+            return None
+        # an irregular act after more plies than `STALL_PLIES` unseen would be a guess on a
+        # guess: the deeper search (`DEEP_PLIES`) looks for legal play alone
+        near = [(root, start, before, trail, min(most, STALL_PLIES))
+                for root, start, before, trail, most in trails]
+        return self._near(obs, base, near, count, budget, when)
 
     @staticmethod
     def _quick(trails: list, quick: bool) -> list:
