@@ -5,6 +5,7 @@ Run from the repository root::
     python -m bench.arbiter               # all 77 games of tests/data, 3 rounds
     python -m bench.arbiter --rounds 5
     python -m bench.arbiter --recovery    # what recovery by legal play costs (below; minutes)
+    python -m bench.arbiter --recovery --depths 10,12 --step 40   # the deeper search's reach
 
 Every game of tests/data (15 lidraughts games, 62 engine games) is turned into settled
 observations, one per move, as a camera would give them:
@@ -16,8 +17,8 @@ observations, one per move, as a camera would give them:
   backwards) and the board put back: three observations for that move.
 
 With ``--recovery`` it measures instead what one board costs that no single move explains, the
-search of `Arbiter._recover` looking up to 4, 6 and 8 plies ahead (``RECOVERY_PLIES``), with
-no work cap (``RECOVERY_WORK`` lifted): from every ``--step``-th position of every game,
+search of `Arbiter._recover` looking up to 4, 6 and 8 plies ahead (``RECOVERY_PLIES``;
+``--depths`` others: `rules.recovery.DEEP_PLIES` is 12), with no work cap (``RECOVERY_WORK`` lifted): from every ``--step``-th position of every game,
 
 - ``fits``: the board that many plies on, read clearly (the search stops at the first depth
   that explains it);
@@ -27,8 +28,8 @@ no work cap (``RECOVERY_WORK`` lifted): from every ``--step``-th position of eve
   squares read unsure), once as they are and once with a man no line puts there.
 
 Per depth and kind: boards, mean, 99th percentile and largest time in ms, the largest work (in
-`rules.lines.Budget` units) and how many boards would spend more than ``RECOVERY_WORK`` and
-``STALL_WORK``, the time per unit, and the costliest positions.
+`rules.lines.Budget` units) and how many boards would spend more than ``RECOVERY_WORK``,
+``STALL_WORK`` and ``DEEP_WORK``, the time per unit, and the costliest positions.
 
 The peer run in the same process is the plain rules replay of the same games (`Game.push` of the
 known moves), which is what recording a game costs without looking at any board; the ratio shows
@@ -122,9 +123,10 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
     from tests.test_arbiter_recovery import ENDGAME, WORST, worst_case
 
     cap, stall_cap = recovery_module.RECOVERY_WORK, recovery_module.STALL_WORK
+    deep_cap = recovery_module.DEEP_WORK
     depth_before = recovery_module.RECOVERY_PLIES
     rng = random.Random(1)
-    out: dict = {"step": step, "recovery_work": cap, "stall_work": stall_cap}
+    out: dict = {"step": step, "recovery_work": cap, "stall_work": stall_cap, "deep_work": deep_cap}
     budgets: list = []
     counted = recovery_module.Budget
 
@@ -175,6 +177,7 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
                     "max_work": max(works),
                     "over_cap": sum(1 for w in works if w > cap),
                     "over_stall_cap": sum(1 for w in works if w > stall_cap),
+                    "over_deep_cap": sum(1 for w in works if w > deep_cap),
                     "us_per_unit": round(1e6 * sum(t for t, _, _ in found) / max(1, sum(works)), 2),
                     "costliest": [f"{where} ({1000 * t:.0f} ms, {w} units)" for t, w, where in found[:3]],
                 }
@@ -190,13 +193,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.arbiter", description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--recovery", action="store_true",
-                    help="measure recovery by legal play at 4, 6 and 8 plies instead")
+                    help="measure recovery by legal play at 4, 6 and 8 plies (--depths) instead")
     ap.add_argument("--step", type=int, default=5, help="with --recovery: every STEP-th position")
+    ap.add_argument("--depths", default="4,6,8",
+                    help="with --recovery: the plies on to measure, e.g. 10,12 (`DEEP_PLIES`)")
     args = ap.parse_args(argv)
     if args.recovery:
+        try:
+            depths = tuple(int(d) for d in args.depths.split(","))
+        except ValueError:
+            ap.error(f"--depths: plies as numbers with commas, e.g. 4,6,8 (not {args.depths!r})")
         result = {"bench": "arbiter-recovery", "python": platform.python_version(),
                   "machine": platform.machine()}
-        result.update(recovery_costs(load_games(), args.step, (4, 6, 8)))
+        result.update(recovery_costs(load_games(), args.step, depths))
         print(json.dumps(result))
         return 0
     games = load_games()
