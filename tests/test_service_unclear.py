@@ -122,3 +122,46 @@ def test_the_second_look_is_never_taken_at_a_board_in_motion(tmp_path: Path):
     assert [e.text for e in said if isinstance(e, MovePlayed)] == ["32-28"]
     c.close()
     c.store.close()
+
+
+def test_a_board_beyond_every_search_is_said_as_lost_track_once_and_kept_on_the_scoresheet(
+        tmp_path: Path):
+    """Issue 15, never stall, and never accuse: a board more plies on than any search reaches
+    (an arm across the board at quick play, nothing seen still for half a minute) is said once
+    as lost track (`rules.events.LostTrack`), never Art. 27; the page shows the status
+    ``lost``, the scoresheet says where the record stopped, and once the pieces are put back
+    the game is recorded on."""
+    from rules.events import Irregularity, LostTrack, ScoresheetComment
+    from rules.pdn import read_file
+    from rules.recovery import DEEP_PLIES
+
+    data = Path(__file__).parent / "data" / "lidraughts-frisian.pdn"
+    game = read_file(str(data))[2].game
+    at, far = 10, 10 + DEEP_PLIES + 1
+    boards: list[Settled | None] = []
+    for ply in range(1, at + 1):
+        boards += [Settled(Observation.from_board(game.positions[ply].pieces(), 0.99)), None]
+    for _ in range(8):
+        boards += [Settled(Observation.from_board(game.positions[far].pieces(), 0.99)), None]
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"})
+    c.open_game()
+    c.watcher, c._calibrated = Boards(boards), True
+    said = []
+    for i in range(len(boards) + 2):
+        said += c.process(Frame(np.zeros((2, 2, 3), np.uint8), float(i), i))
+    assert [e.text for e in said if isinstance(e, MovePlayed)] == game.move_texts()[:at]
+    assert not [e for e in said if isinstance(e, Irregularity)]
+    [lost] = [e for e in said if isinstance(e, LostTrack)]
+    assert lost.since == game.move_texts()[at - 1]
+    assert c.status() == "lost"
+    assert "lost track after" in c.pdn()
+    # put back as the record has it: the game goes on being recorded
+    c.watcher = Boards([Settled(Observation.from_board(game.positions[ply].pieces(), 0.99))
+                        for ply in (at, at + 1)])
+    more = []
+    for i in range(3):
+        more += c.process(Frame(np.zeros((2, 2, 3), np.uint8), float(len(boards) + 10 + i), i))
+    assert [e.text for e in more if isinstance(e, MovePlayed)] == [game.move_texts()[at]]
+    assert c.status() == "playing" and any(isinstance(e, ScoresheetComment) for e in more)
+    c.close()
+    c.store.close()
