@@ -58,6 +58,18 @@ def seen(position: Position, *unsure: int) -> Settled:
     return Settled(obs.with_readings(readings) if readings else obs)
 
 
+def watched(tmp_path: Path, boards: list[Settled | None]) -> tuple[Companion, list]:
+    """A companion (the real service loop, arbiter and store) fed ``boards`` by `Boards`, one a
+    frame, and what it said on them."""
+    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"})
+    c.open_game()
+    c.watcher, c._calibrated = Boards(boards), True
+    said = []
+    for i in range(len(boards) + 2):
+        said += c.process(Frame(np.zeros((2, 2, 3), np.uint8), float(i), i))
+    return c, said
+
+
 def test_a_board_that_stays_unclear_is_said_once_until_the_game_goes_on(tmp_path: Path):
     start = Position.start()
     first = start.play_text("32-28")
@@ -68,12 +80,7 @@ def test_a_board_that_stays_unclear_is_said_once_until_the_game_goes_on(tmp_path
     for _ in range(8):
         boards += [seen(first, 27, 28), None, None]
     boards += [seen(first), None, seen(second, 23, 24), None, seen(second, 23, 24)]
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"})
-    c.open_game()
-    c.watcher, c._calibrated = Boards(boards), True
-    said = []
-    for i in range(len(boards) + 2):
-        said += c.process(Frame(np.zeros((2, 2, 3), np.uint8), float(i), i))
+    c, said = watched(tmp_path, boards)
     unclear = [e.squares for e in said if isinstance(e, LookAgain)]
     assert unclear == [(27, 28), (23, 24)]
     assert [e.text for e in said if isinstance(e, MovePlayed)] == ["32-28"]
@@ -143,12 +150,7 @@ def test_a_board_beyond_every_search_is_said_as_lost_track_once_and_kept_on_the_
         boards += [Settled(Observation.from_board(game.positions[ply].pieces(), 0.99)), None]
     for _ in range(8):
         boards += [Settled(Observation.from_board(game.positions[far].pieces(), 0.99)), None]
-    c = Companion(source=None, store=GameStore(tmp_path / "games.sqlite3"), tags={"Event": "t"})
-    c.open_game()
-    c.watcher, c._calibrated = Boards(boards), True
-    said = []
-    for i in range(len(boards) + 2):
-        said += c.process(Frame(np.zeros((2, 2, 3), np.uint8), float(i), i))
+    c, said = watched(tmp_path, boards)
     assert [e.text for e in said if isinstance(e, MovePlayed)] == game.move_texts()[:at]
     assert not [e for e in said if isinstance(e, Irregularity)]
     [lost] = [e for e in said if isinstance(e, LostTrack)]
