@@ -29,7 +29,8 @@ search of `Arbiter._recover` looking up to 4, 6 and 8 plies ahead (``RECOVERY_PL
 
 Per depth and kind: boards, mean, 99th percentile and largest time in ms, the largest work (in
 `rules.lines.Budget` units) and how many boards would spend more than ``RECOVERY_WORK``,
-``STALL_WORK`` and ``DEEP_WORK``, the time per unit, and the costliest positions.
+``STALL_WORK`` and ``DEEP_WORK``, the time per unit (beyond ``STALL_PLIES`` the search stops at twice
+``DEEP_WORK``: uncapped, a board that nothing fits twelve plies on may take minutes), and the costliest positions.
 
 The peer run in the same process is the plain rules replay of the same games (`Game.push` of the
 known moves), which is what recording a game costs without looking at any board; the ratio shows
@@ -143,11 +144,14 @@ def recovery_costs(games: list[Game], step: int, depths: tuple[int, ...]) -> dic
         arb.observe(seen)
         return time.perf_counter() - t, sum(b.spent for b in budgets)
 
-    recovery_module.RECOVERY_WORK = recovery_module.STALL_WORK = 10 ** 12
     recovery_module.Budget = Recorded
     try:
         for depth in depths:
             recovery_module.RECOVERY_PLIES = depth
+            # beyond `STALL_PLIES` a board that nothing fits may take minutes uncapped: there the
+            # cap is twice `DEEP_WORK`, and a board that reaches it counts as over the deep cap
+            recovery_module.RECOVERY_WORK = recovery_module.STALL_WORK = (
+                10 ** 12 if depth <= recovery_module.STALL_PLIES else 2 * deep_cap)
             times: dict[str, list[tuple[float, int, str]]] = {"fits": [], "misread": [], "worst": []}
             for gi, game in enumerate(games):
                 for p in range(0, game.ply - depth + 1, step):

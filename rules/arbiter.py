@@ -55,8 +55,8 @@ from rules.observation import Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
-from rules.recovery import (CROWNED, DEEP_READINGS, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery, _as_placed,
-                            _crowning_in_doubt, _kind_unsure, _plain_reading, _side)
+from rules.recovery import (CROWNED, DEEP_READINGS, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery,
+                            _as_placed, _crowning_in_doubt, _kind_unsure, _plain_reading, _side)
 from rules.squares import column, line_between, promotion_row, row
 
 #: The article that decides each way a game ends.

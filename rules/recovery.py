@@ -108,9 +108,11 @@ STALL_WORK = 600_000
 #: other renderer's selfplay-25 at seed 5151004).  The same readings support the longer line
 #: (`_supported`: twelve plies need six, as many as the service reads a board while the arbiter
 #: looks again); what this search does not explain the arbiter says it lost track of
-#: (`rules.events.LostTrack`).  Costs on a desktop core (boards of the test games, every square
-#: read surely): ten plies on 0.1-1 s, eleven 0.5-3 s, twelve 1-5.5 s (2.4 and 4 million units);
-#: a Raspberry Pi takes 3-5 times as long, once for such a board.
+#: (`rules.events.LostTrack`).  Costs on a desktop core, selfplay-25's positions with every square
+#: read surely and no cap: ten plies on 0.1-1 s, eleven 0.5-3 s, twelve 1-5.5 s (2.4 and 4
+#: million units); the whole deep reading of a real game's board 9-15 plies on took 0.1-0.75 s.
+#: A Raspberry Pi takes 3-5 times as long, once for such a board (`bench.arbiter --recovery
+#: --depths 10,12`).
 DEEP_READINGS = STALL_READINGS + 1
 
 DEEP_PLIES = 12
