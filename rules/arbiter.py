@@ -1040,12 +1040,10 @@ def _lifts(obs: Observation, lifted: list[int], board: Position) -> list[int]:
 
 
 def _played_on(base: dict[int, Piece], board: dict[int, Piece]) -> bool:
-    """Whether ``board`` may be ``base`` several plies on: no side has more pieces than it had,
-    and pieces of both sides left or reached squares."""
-    for color in (Color.WHITE, Color.BLACK):
-        if (sum(1 for p in board.values() if p.color is color)
-                > sum(1 for p in base.values() if p.color is color)):
-            return False
+    """Whether ``board`` may be ``base`` several plies on: no side has more pieces than it had
+    (`_gained`), and pieces of both sides left or reached squares."""
+    if _gained(board, base):
+        return False
     changed = changes_between(base, board)
     sides = {p.color for sq in changed for p in (base.get(sq), board.get(sq)) if p is not None}
     return sides == {Color.WHITE, Color.BLACK}

@@ -207,10 +207,10 @@ class Recovery:
         # stalled: the board read so again and again, or boards read one after another with
         # nothing recorded (at blitz a board is rarely read four times: seven plies went by
         # unseen, with captures and a crowning, and every later board was one further on)
+        in_a_row = self._read_in_a_row(obs)
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
-                   and (self._read_in_a_row(obs) >= STALL_READINGS
-                        or len(self.seen) >= 2 * STALL_READINGS))
-        deep = stalled and self.pending is None and self._read_in_a_row(obs) >= DEEP_READINGS
+                   and (in_a_row >= STALL_READINGS or len(self.seen) >= 2 * STALL_READINGS))
+        deep = stalled and self.pending is None and in_a_row >= DEEP_READINGS
         budget = Budget(DEEP_WORK if deep else STALL_WORK if stalled else RECOVERY_WORK)
         most = DEEP_PLIES if deep else STALL_PLIES if stalled else RECOVERY_PLIES
         count, trails = self._trails(budget, most)
@@ -237,7 +237,7 @@ class Recovery:
             bare = Trail.at(self.position._state)
             direct = [(Root.RECORDED, self.position, 0, bare, self._most(bare, obs, most))]
             found = self._lines_through(obs, scorer, base, when, self._quick(direct, quick),
-                                        max(count, self._read_in_a_row(obs)), sure, budget)
+                                        max(count, in_a_row), sure, budget)
             if found is not _NO_LINE:
                 return found
         if self._quick_only:
