@@ -201,7 +201,13 @@ class Pace:
     the shoulder (`LEAN_RISE`, up to `renderer.hands.SHOULDER_MM`) all through that move and the
     rest: under one low lamp its shadow lies long across the board, over the men just moved
     (found on altrender's players: selfplay-30 at seed 5757004, a third of the squares under a
-    resting arm's shadow, and no still board for 53 seconds).
+    resting arm's shadow, and no still board for 53 seconds); ``drape``: the chance per move
+    that the player who made it leaves an arm lying across the board (the fingertips over the
+    opponent's half, 25-45 mm up, the forearm low over the squares towards the player, a third
+    of the board or more under it) for the next `DRAPE_PLIES` plies, while both play on beside
+    and under it with their other hands (found on altrender's players: selfplay-25 at seed
+    5151004, a bare arm across the board for 27 seconds while eleven plies went by, and no
+    board seen whole between them).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -214,6 +220,7 @@ class Pace:
     fidget: float = 0.0
     hover: float = 0.0
     lean: float = 0.0
+    drape: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -229,14 +236,14 @@ class Pace:
         still in one move of four, hands resting at the edge, pieces slid, and the next mover's
         hand hovering over the board in one move of three."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5)
+                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5, drape=0.015)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply, a hand
         resting at the edge or the next mover's hovering over the board."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5)
+                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5, drape=0.008)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -246,7 +253,7 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.recovery.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5)
+                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5, drape=0.025)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -425,6 +432,82 @@ class _Hover:
         return _Sample(hand, "hover", frame > self.first and self.at(frame - 1) == (x, y, h))
 
 
+_Point = tuple[float, float, float]
+
+
+#: How many plies an arm lies across the board (`Pace.drape`), at least and at most.
+DRAPE_PLIES = (2, 9)
+#: How high its fingertips lie over the board, in mm (a king stands about 20 mm).
+DRAPE_HEIGHT_MM = (25.0, 45.0)
+#: The slope of its forearm beyond the wrist: low, over the squares towards the player.
+DRAPE_RISE = (0.04, 0.16)
+
+
+class _Drape:
+    """An arm lying across the board (`Pace.drape`): it comes in along ``way_in`` (one point
+    per frame) from frame ``first`` on, lies over ``anchor`` (still, or breathing by up to
+    ``amp`` mm with ``period`` seconds) and, once `end` is set (the frame after the move it
+    stays for), goes out along ``way_out``."""
+
+    def __init__(self, proto: Hand, way_in: list[_Point], way_out: list[_Point], anchor: _Point,
+                 amp: np.ndarray, period: float, first: int, until_ply: int, fps: float) -> None:
+        self.proto, self.way_in, self.way_out, self.anchor = proto, way_in, way_out, anchor
+        self.amp, self.period, self.first, self.until_ply, self.fps = amp, period, first, until_ply, fps
+        self.end: int | None = None
+
+    def at(self, frame: int) -> _Point | None:
+        """Where its fingertips are in ``frame``; None before it comes in or after it left."""
+        k = frame - self.first
+        if k < 0:
+            return None
+        if self.end is not None and frame >= self.end:
+            j = frame - self.end
+            return self.way_out[j] if j < len(self.way_out) else None
+        if k < len(self.way_in):
+            return self.way_in[k]
+        t = (k - len(self.way_in) + 1) / self.fps
+        d = self.amp * math.sin(2.0 * math.pi * t / self.period)
+        return (self.anchor[0] + float(d[0]), self.anchor[1] + float(d[1]), self.anchor[2] + float(d[2]))
+
+    def gone(self, frame: int) -> bool:
+        return self.end is not None and frame >= self.end + len(self.way_out)
+
+    def sample(self, frame: int) -> _Sample | None:
+        here = self.at(frame)
+        if here is None:
+            return None
+        hand = replace(self.proto, x_mm=here[0], y_mm=here[1], height_mm=here[2])
+        return _Sample(hand, "drape", self.at(frame - 1) == here)
+
+
+def _drape_of(habit: np.random.Generator, model: CameraModel, proto: Hand, side: Color,
+              ply: int, first: int, fps: float) -> _Drape:
+    """The arm of ``side`` (the player who just made move ``ply``) laid across the board from
+    frame ``first`` on, for `DRAPE_PLIES` plies: the fingertips over the opponent's half, the
+    forearm low towards the player, a little aslant."""
+    far = (60.0, 190.0) if side is Color.WHITE else (210.0, 340.0)
+    base = 90.0 if side is Color.WHITE else -90.0
+    arm = replace(proto, from_deg=base + float(habit.normal(0.0, 22.0)),
+                  rise=float(habit.uniform(*DRAPE_RISE)), right=bool(habit.random() < 0.5))
+    anchor = (float(habit.uniform(70.0, 330.0)), float(habit.uniform(*far)),
+              float(habit.uniform(*DRAPE_HEIGHT_MM)))
+    out = _offscreen(model, anchor[0], anchor[1], arm.from_deg, 120.0)
+    way_in = [p for p in _eased(out, anchor, float(habit.uniform(0.6, 1.0)), fps)]
+    way_out = [p for p in _eased(anchor, out, float(habit.uniform(0.5, 0.8)), fps)]
+    # half the arms lie still; the others breathe by a millimetre or two
+    amp = habit.uniform(0.5, 2.0, 3) * (habit.random() < 0.5)
+    plies = int(habit.integers(DRAPE_PLIES[0], DRAPE_PLIES[1] + 1))
+    return _Drape(arm, way_in, way_out, anchor, amp, float(habit.uniform(2.0, 4.0)), first,
+                  ply + plies, fps)
+
+
+def _eased(a: _Point, b: tuple[float, float, float], seconds: float, fps: float) -> list[_Point]:
+    """Points from ``a`` (excluded) to ``b`` (included), one per frame, eased."""
+    n = max(1, int(round(seconds * fps)))
+    return [tuple(float(x + (y - x) * _ease(k / n)) for x, y in zip(a, b))  # type: ignore[misc]
+            for k in range(1, n + 1)]
+
+
 def _covers(model: CameraModel, hands: Sequence[Hand], squares: Sequence[int], top_mm: float) -> bool:
     """Whether any of ``hands`` covers any part of ``squares`` in the picture (from the board up
     to ``top_mm``, a king's top), judged on masks a quarter of the image's size with a pixel's
@@ -443,9 +526,6 @@ def _covers(model: CameraModel, hands: Sequence[Hand], squares: Sequence[int], t
         if cv2.dilate(mask, np.ones((3, 3), np.uint8))[uv[:, 1], uv[:, 0]].any():
             return True
     return False
-
-
-_Point = tuple[float, float, float]
 
 
 def _hover_place(rng: np.random.Generator, model: CameraModel, pieces: Mapping[int, Piece],
@@ -662,6 +742,11 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         for action in slot.actions:
             action(state)
         samples = [x for x in slot.samples if x.hand is not None]
+        for drape in drapes:
+            lying = drape.sample(index)
+            if lying is not None:
+                samples.append(lying)
+        drapes[:] = [d for d in drapes if not d.gone(index)]
         drawn = [replace(x.hand, holding=state.holding if x.role == "mover" else None)  # type: ignore[arg-type]
                  for x in samples]
         cam = camera
@@ -776,6 +861,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         hover.next = max(hover.next, index + end)
 
     hovering: _Hover | None = None  # the next mover's hand over its side (`Pace.hover`)
+    drapes: list[_Drape] = []  # an arm lying across the board (`Pace.drape`)
     resting_hand: tuple[Hand, tuple[float, float, float]] | None = None
     rest_moved: list[tuple[Hand, tuple[float, float, float]] | None] = [None]
     leave_frames = 0  # frames of the last move's final leaving, still pending (early replies)
@@ -958,15 +1044,32 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
                 break
             leave_frames += 1
         leave_frames = 0 if rest_after else leave_frames
+        # an arm lying across the board goes once the move it stayed for is made; the player
+        # who made this one may lay one there
+        for drape in drapes:
+            if drape.end is None and drape.until_ply <= ply:
+                drape.end = index + len(pending)
+        if pace.drape > 0 and ply + 2 < len(moves) and all(d.end is not None for d in drapes):
+            # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
+            habit = np.random.default_rng([seed, ply, 0xD4A9E])
+            if habit.random() < pace.drape:
+                first = max([index + len(pending)] + [d.end + len(d.way_out) for d in drapes
+                                                      if d.end is not None])
+                drapes.append(_drape_of(habit, model, people[mover], mover, ply, first, fps))
         # the next mover's hand may come in over its side while this move is made
         hovering = hover_in(ply, track, start_at, (move.from_square, move.to_square, *taken))
         keep = leave_frames if pace.early_reply > 0 else 0
         hover_over(hovering, len(pending) - keep)
         yield from flush(keep=keep)
     rest_moved[0] = None
+    leaving = 0  # frames of an arm still lying across the board at the end, going
+    for drape in drapes:
+        if drape.end is None:
+            drape.end = index + len(pending)
+        leaving = max(leaving, drape.end + len(drape.way_out) - index - len(pending))
     # (the game's end: the hand lies still, so that the last position is seen settled)
     end = max(pace.pause_s[1] if end_s is None else end_s, 2.0 / fps)
     if not moves and passes:
         spectators_from(0, max(0.0, end - max(p.duration_s for p in passes)))
-    pending.extend(still(end, resting_hand, fidgets=False))
+    pending.extend(still(end + leaving / fps, resting_hand, fidgets=False))
     yield from flush()

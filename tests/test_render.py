@@ -15,7 +15,7 @@ from rules.squares import column, row
 from renderer.render import (Camera, GameFrame, Hand, Lighting, Renderer, Style, game_frames,
                            render)
 from renderer.sensor import CameraBehaviour
-from renderer.sequence import Pace
+from renderer.sequence import DRAPE_HEIGHT_MM, DRAPE_PLIES, DRAPE_RISE, Pace
 
 #: What the renderer draws is checked here: never a recording of it.
 pytestmark = pytest.mark.usefixtures("drawn_every_time")
@@ -607,6 +607,40 @@ def test_a_pace_that_draws_no_hover_leaves_the_scene_as_it_was() -> None:
     # (and where it is drawn, it shows: no still board between the moves)
     hover = list(game_frames(game.start, game, pace=replace(pace, hover=1.0), **kwargs))
     assert {f.ply for f in hover if f.settled} == {0, game.ply} < {f.ply for f in plain if f.settled}
+
+
+def test_an_arm_lies_across_the_board_while_plies_go_by_under_it() -> None:
+    """`Pace.drape` (found on altrender's players: selfplay-25 at seed 5151004, a bare arm across
+    the board while eleven plies went by): after a move its player's arm comes to lie over the
+    opponent's half and stays, still, for `DRAPE_PLIES` plies while both play on with their
+    other hands; no board is seen settled while it lies there; it goes before the last position
+    is seen, and it moves no piece.  A pace that (practically) never drapes leaves the frames
+    as they were."""
+    game = _game(*GAME)
+    camera = Camera(tilt_deg=30, distance_mm=800)
+    kwargs = dict(fps=5, seed=3, behaviour=STILL, camera=camera)
+    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0, drape=0.0)
+    seeing = _Seeing()
+    frames = list(game_frames(game.start, game, pace=replace(pace, drape=1.0), renderer=seeing,
+                              **kwargs))
+    _check_sequence(frames, game.positions, early_replies=True)  # (boards unseen under the arm)
+    assert frames[-1].pieces == game.positions[-1].pieces() and frames[-1].settled
+    # the arm: low over the board, from one player's side, the same in frame after frame
+    lying = [[h for h in hands if h.rise <= DRAPE_RISE[1] and h.holding is None
+              and DRAPE_HEIGHT_MM[0] <= h.height_mm <= DRAPE_HEIGHT_MM[1]] for hands in seeing.hands]
+    draped = [f for f, arms in zip(frames, lying) if arms]
+    assert draped and all(f.hand for f in draped)
+    # it lies still (or breathes by a millimetre or two) for plies on end, squares under it
+    plies = {f.ply for f in draped}
+    assert len(plies) >= DRAPE_PLIES[0] + 1
+    assert max(len(f.occluded) for f in draped) >= 6
+    assert not any(f.settled for f in draped)
+    # (the chance is drawn from its own stream: a pace that never drapes gives the old frames)
+    plain = list(game_frames(game.start, game, pace=pace, **kwargs))
+    rare = list(game_frames(game.start, game, pace=replace(pace, drape=1e-9), **kwargs))
+    assert len(plain) == len(rare)
+    assert all(np.array_equal(a.image, b.image) and a.settled == b.settled for a, b in zip(plain, rare))
+    assert {f.ply for f in plain if f.settled} > {f.ply for f in frames if f.settled}
 
 
 def test_one_lamp_lays_a_long_dark_arm_shadow_across_the_board() -> None:
