@@ -330,7 +330,7 @@ def test_game_frames_from_pdn_show_each_position_when_settled() -> None:
     assert game.ply == 4
     # (quick play, but no reply made, nor hand hovering, before the board was seen still: each
     # position is seen settled)
-    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0)
+    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0, drape=0.0)
     frames = list(game_frames(game.start, game.moves, fps=8, camera=Camera(tilt_deg=30, distance_mm=800),
                               style=Style.real_photos(), seed=2, pause_s=0.5, pace=pace))
     _check_sequence(frames, game.positions)
@@ -405,7 +405,7 @@ def _hands_in_picture(f: GameFrame) -> int:
 
 def test_quick_play_pauses_less_than_a_second() -> None:
     game = _game(*GAME[:4])
-    quick = replace(Pace.quick(), early_reply=0.0, rest=0.0, slide=0.0, hover=0.0)
+    quick = replace(Pace.quick(), early_reply=0.0, rest=0.0, slide=0.0, hover=0.0, drape=0.0)
     frames = list(game_frames(game.start, game, fps=10, seed=1, pace=quick, behaviour=STILL))
     _check_sequence(frames, game.positions)
     gaps = _clear_stretches(frames)
@@ -491,7 +491,7 @@ def test_the_default_pace_is_drawn_from_a_family_with_quick_play() -> None:
 
 def test_still_before_holds_the_board_still_whatever_the_pace() -> None:
     game = _game(*GAME[:3])
-    quick = replace(Pace.quick(), early_reply=1.0, rest=0.0)
+    quick = replace(Pace.quick(), early_reply=1.0, rest=0.0, drape=0.0)
     frames = list(game_frames(game.start, game, fps=10, seed=4, pace=quick, behaviour=STILL,
                               still_before={1: 2.0}))
     gaps = _clear_stretches(frames)
@@ -595,7 +595,7 @@ def test_a_pace_that_draws_no_hover_leaves_the_scene_as_it_was() -> None:
     # gives the very frames of the same pace without the habit; the old pace has none.
     assert Pace.slow().hover == Pace.slow(0.4).hover == 0.0
     game = _game(*GAME[:3])
-    pace = replace(Pace.quick(), hover=0.0)
+    pace = replace(Pace.quick(), hover=0.0, drape=0.0)
     kwargs = dict(fps=5, seed=6, behaviour=STILL, camera=Camera(tilt_deg=30, distance_mm=800))
     plain = list(game_frames(game.start, game, pace=pace, **kwargs))
     rare = list(game_frames(game.start, game, pace=replace(pace, hover=1e-9), **kwargs))

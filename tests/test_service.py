@@ -219,7 +219,7 @@ def test_sigkill_in_the_middle_loses_no_move_and_resumes(tmp_path):
     # (no next mover's hand hovering over the board, `Pace.hover`: the camera goes on below from
     # a board seen still after the last recorded move)
     truth = recorded_frames(RenderedSource(short, fps=6, seed=13,
-                                           pace=replace(Pace.of_seed(13), hover=0.0)), frames)
+                                           pace=replace(Pace.of_seed(13), hover=0.0, drape=0.0)), frames)
     config = tmp_path / "config.toml"
     config.write_text("[camera]\nfps = 6\n[vision]\nstill_seconds = 0.3\n[speech]\nenabled = false\n"
                       "[web]\nenabled = false\n")  # (no page on port 8080 beside other tests)
@@ -285,7 +285,7 @@ def test_the_service_ends_without_paging_its_libraries_back_in_and_keeps_every_m
     for move in game.moves[:4]:
         short.push(move)
     frames = tmp_path / "frames"
-    recorded_frames(RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0)),
+    recorded_frames(RenderedSource(short, fps=6, seed=13, pace=replace(Pace.of_seed(13), hover=0.0, drape=0.0)),
                     frames)
     config = tmp_path / "config.toml"
     config.write_text("[camera]\nfps = 6\n[speech]\nenabled = false\n[web]\nenabled = false\n")
@@ -637,7 +637,7 @@ def _resumed_two_moves_on(tmp_path, game: Game, seed: int) -> tuple[Companion, i
     the board stands still after them and on to the game's end: the resumed companion, and the
     ply its game had reached when its board was first learnt (None: never).  (No next mover's
     hand hovers over the board, `Pace.hover`: the board must stand still at the eighth ply.)"""
-    source = RenderedSource(game, fps=6, seed=seed, pace=replace(Pace.of_seed(seed), hover=0.0))
+    source = RenderedSource(game, fps=6, seed=seed, pace=replace(Pace.of_seed(seed), hover=0.0, drape=0.0))
     source.open()
     with GameStore(tmp_path / "games.sqlite3") as store:
         first, frame = _record_until(source, store, 6)

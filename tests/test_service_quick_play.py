@@ -47,7 +47,7 @@ def test_blitz_with_a_hand_fidgeting_at_the_edge_after_every_move_is_recorded_mo
     # named a capture Art. 27b (the board read with the reply's piece in hand), the second lost
     # the game after 4 plies.
     game = opening(10)
-    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=early)
+    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=early, drape=0.0)
     source = RenderedSource(game, fps=fps, seed=seed, pace=pace)
     c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
                   tags={"Event": "test"}, corner_46=None, start=game.start)
@@ -99,7 +99,7 @@ def test_a_board_seen_in_passing_teaches_only_what_it_read_as_the_game_has_it(
     monkeypatch.setattr(BoardWatcher, "confirm", confirming)
     monkeypatch.setattr(BoardWatcher, "_learn", staticmethod(learning))
     game = opening(14)
-    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=0.6)
+    pace = replace(Pace.blitz(), rest=1.0, fidget=1.0, early_reply=0.6, drape=0.0)
     source = RenderedSource(game, fps=6, seed=11, pace=pace)
     c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
                   tags={"Event": "test"}, corner_46=None, start=game.start)
@@ -177,7 +177,7 @@ def test_quick_play_with_the_next_mover_hovering_over_the_board_is_recorded_move
     # the hovering hand's edge) kept every later board from being taken.
     fps, seed = 10, 5
     game = opening(10)
-    pace = replace(Pace.quick(), hover=1.0)
+    pace = replace(Pace.quick(), hover=1.0, drape=0.0)
     source = RenderedSource(game, fps=fps, seed=seed, pace=pace)
     c = Companion(source=source, store=GameStore(tmp_path / "games.sqlite3"),
                   tags={"Event": "test"}, corner_46=None, start=game.start)

@@ -127,7 +127,7 @@ def king_moves_settled(renderer, moves: list[str], tilt: float, yaw: float, seed
     # same board again, which is these tests' subject no more than the hovering hand)
     frames = game_frames(game.start, game, fps=10, camera=cam, style=Style(), lighting=light,
                          seed=seed, pause_s=2.0, renderer=renderer,
-                         pace=replace(Pace.of_seed(seed), hover=0.0, lean=0.0))
+                         pace=replace(Pace.of_seed(seed), hover=0.0, lean=0.0, drape=0.0))
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image, board=game.start.pieces())

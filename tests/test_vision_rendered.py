@@ -197,7 +197,7 @@ def _watch_and_judge(moves, seed):
     from rules.game import Game
     cam = Camera(tilt_deg=30.0, yaw_deg=0.0, distance_mm=800.0)
     # quick play, but every move seen still (a reply before that is the arbiter's to catch up)
-    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0)
+    pace = replace(Pace.quick(), early_reply=0.0, hover=0.0, drape=0.0)
     frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(noise=2.0), seed=seed, pace=pace,
                               put_backs=1.0))
@@ -276,7 +276,7 @@ def test_no_settled_board_under_a_hand_in_a_dim_light():
     # (every move's board seen still: no next mover's hand hovering over the board)
     frames = game_frames(Position.start(), moves, fps=10, camera=cam, style=style,
                          lighting=light, seed=8, jitter=0.3, touches=0.3,
-                         pace=replace(Pace.of_seed(8), hover=0.0))
+                         pace=replace(Pace.of_seed(8), hover=0.0, drape=0.0))
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image)
@@ -302,7 +302,7 @@ def test_a_noisy_dim_picture_settles_once_per_move_and_never_under_a_hand():
     moves = moves_of("32-28", "19-23", "28x19", "14x23")
     frames = game_frames(Position.start(), moves, fps=6, camera=cam, style=style,
                          lighting=light, seed=1006, pause_s=1.0,
-                         pace=replace(Pace.of_seed(1006), hover=0.0))  # every board seen still
+                         pace=replace(Pace.of_seed(1006), hover=0.0, drape=0.0))  # every board seen still
     first = next(frames)
     watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
     watcher.calibrate(first.image)
@@ -426,7 +426,7 @@ def test_a_king_read_as_a_man_is_no_piece_lifted_art_15():
     move = as_man.parse_move("44-40")
     frames = list(game_frames(as_man, [move], fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.8), seed=2,
-                              pace=replace(Pace.normal(), early_reply=0.0)))
+                              pace=replace(Pace.normal(), early_reply=0.0, drape=0.0)))
     settled = [s for f in frames if (s := watcher.feed(f.image, f.time)) is not None]
     assert [s.observation.reading(15).content for s in settled] == [Piece(WHITE, False)]
     assert [s.lifted for s in settled] == [(44,)]

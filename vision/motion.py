@@ -369,13 +369,7 @@ class StillMemory:
             across = ring & (tolerant_change(view, bare) > delta) & ~shade(view, bare, delta)
             stale &= ~ring | ~across
             if across.any():
-                # what reaches in from the table across the ring is never learnt over the
-                # board either: an arm lying across the board for plies, shown three quarters
-                # of the time, became the still view, the men under it read as empty squares,
-                # and the record stopped (the system bench's selfplay-26 at seed 6464000)
-                count, labels = cv2.connectedComponents((stale | across).astype(np.uint8), connectivity=8)
-                reaching = np.unique(labels[across])
-                stale &= ~np.isin(labels, reaching[reaching > 0])
+                stale &= ~_lying_over(view, still, across, config, noise)
         if not stale.any():
             return still
         # (within the stale pixels' bounding box, a pixel's neighbours with them: usually a
@@ -404,6 +398,28 @@ class StillMemory:
             self.bare = self.bare.copy()
             self.bare[stale & ring] = view[stale & ring]
         return out
+
+
+def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config: MotionConfig,
+                noise: float | None) -> np.ndarray:
+    """The view's pixels `StillMemory` must not learn over the board where something reaches in
+    from the table across ``across`` (pixels of the ring unlike the bare ring, and no shade):
+    the regions from the table it belongs to, and the cells a hand among them covers with
+    their neighbours (the memory's change that counts is not the hand finder's, and a region's
+    edges and gaps would be learnt).  An arm lying across the board for nine plies of quick
+    play, shown three quarters of the time, was learnt over the squares: the men under it read
+    as empty squares and the record stopped (the system bench's selfplay-26 at seed 6464000)."""
+    sample = measure(view, None, still, config, noise)
+    none = np.zeros(view.shape[:2], dtype=bool)
+    table = sample.from_table
+    if not sample.hand or table is None or not (table & across).any():
+        return none
+    keep = table.copy()
+    if sample.hand_mask is not None:
+        cells = cv2.dilate(sample.hand_mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+        w = _RING * MOTION_PX
+        keep[w:-w, w:-w] |= np.kron(cells, np.ones((MOTION_PX, MOTION_PX), np.uint8)).astype(bool)
+    return keep
 
 
 #: How often `StillMemory` samples the view (seconds), and the share of the samples that must
