@@ -324,6 +324,27 @@ def test_a_board_taken_beside_an_arm_and_its_shadow_keeps_neither_in_the_still_v
     assert sample.diff.mean() < 0.002
 
 
+def _start_views():
+    """The start position in a plain room under a camera 25 degrees off vertical, as the motion
+    view sees it: a function of a render seed and the hands in the picture; and the still
+    memory's span and the motion measures' configuration, the watcher's defaults."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    from vision.motion import MotionConfig, small_view
+
+    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+    lamp = Lighting()
+    renderer = Renderer()
+    location = calibrated_watcher(renderer, cam, Style(), lamp).calibration.location
+    board = Position.start().pieces()
+
+    def view(seed: int, *hands: Hand) -> np.ndarray:
+        return small_view(renderer.render(board, cam, Style(), lamp, seed=seed,
+                                          hand=list(hands) or None).image, location)
+
+    return view, WatchConfig().static_absorb_s * 2, MotionConfig()
+
+
 def test_a_still_view_left_holding_an_arm_is_mended_but_a_resting_hand_is_never_learnt():
     """At quick play under passing shades the still view was put together from boards taken
     while arms and shades lay over them, and kept a patch that reached in from the table: a
@@ -336,22 +357,9 @@ def test_a_still_view_left_holding_an_arm_is_mended_but_a_resting_hand_is_never_
     beside the board between moves, however often, is never learnt (`BoardWatcher` mends with
     it on every frame)."""
     from renderer.hands import Hand
-    from renderer.render import Renderer
-    from vision.motion import MotionConfig, StillMemory, measure, small_view
+    from vision.motion import StillMemory, measure
 
-    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
-    lamp = Lighting()
-    renderer = Renderer()
-    watcher = calibrated_watcher(renderer, cam, Style(), lamp)
-    location = watcher.calibration.location
-    board = Position.start().pieces()
-    config = MotionConfig()
-    span = WatchConfig().static_absorb_s * 2
-
-    def view(seed: int, *hands: Hand):
-        return small_view(renderer.render(board, cam, Style(), lamp, seed=seed,
-                                          hand=list(hands) or None).image, location)
-
+    view, span, config = _start_views()
     bare = [view(seed) for seed in (11, 12, 13)]
     reaching = Hand(x_mm=260, y_mm=300, from_deg=90, height_mm=60, size=1.1, sleeve_mm=330)
     resting = Hand(x_mm=120, y_mm=445, from_deg=90, height_mm=20, size=1.0, sleeve_mm=300)
@@ -398,23 +406,12 @@ def test_an_arm_lying_across_the_board_for_plies_is_never_learnt_as_the_board():
     from the table across the ring is never learnt over the board either: the arm stays a hand
     over the board, and once it has gone the board is the still board again."""
     from renderer.hands import Hand
-    from renderer.render import Renderer
-    from vision.motion import MotionConfig, StillMemory, measure, small_view
+    from vision.motion import StillMemory, measure
 
-    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
-    lamp = Lighting()
-    renderer = Renderer()
-    watcher = calibrated_watcher(renderer, cam, Style(), lamp)
-    location = watcher.calibration.location
-    board = Position.start().pieces()
-    config = MotionConfig()
-    span = WatchConfig().static_absorb_s * 2
+    view, span, config = _start_views()
     lying = Hand(x_mm=230, y_mm=270, from_deg=-70, height_mm=30, size=1.05, sleeve_mm=300, rise=0.1)
     mover = Hand(x_mm=120, y_mm=330, from_deg=95, height_mm=50)
 
-    def view(seed: int, *hands: Hand):
-        return small_view(renderer.render(board, cam, Style(), lamp, seed=seed,
-                                          hand=list(hands) or None).image, location)
 
     bare = [view(seed) for seed in (11, 12, 13)]
     draped = [view(seed, lying) for seed in (14, 15, 16)]
