@@ -97,7 +97,8 @@ def test_king_counters_drive_the_leds_and_a_blocked_king_blinks_art_17(tmp_path)
     game = Game(start=Position.from_fen("W:WK47,35:BK4,16"))
     for text in ["47-41", "4-9", "41-47", "9-4", "47-41"]:
         game.push_text(text)
-    probe = RenderedSource(game, fps=6, seed=3)
+    pace = replace(Pace.of_seed(3), drape=0.0)  # (every move seen: no arm lying across)
+    probe = RenderedSource(game, fps=6, seed=3, pace=pace)
     probe.open()
     probe.read()
     corner = probe.truth.corner_46  # the orientation a calibration would have saved
@@ -105,7 +106,7 @@ def test_king_counters_drive_the_leds_and_a_blocked_king_blinks_art_17(tmp_path)
     factory = MockFactory()
     pins = PinsConfig()
     panel = CounterPanel.from_config(pins, pin_factory=factory)
-    c = companion(tmp_path, RenderedSource(game, fps=6, seed=3), panel=panel, corner_46=corner,
+    c = companion(tmp_path, RenderedSource(game, fps=6, seed=3, pace=pace), panel=panel, corner_46=corner,
                   start=game.start)
     c.run(threading.Event())
     assert c.arbiter.game.move_texts() == game.move_texts()

@@ -24,7 +24,7 @@ from rules.position import Position
 from vision.calibration import Orientation
 from vision.pipeline import BoardWatcher, WatchConfig
 from renderer.render import Camera, Style, game_frames
-from renderer.sequence import GameFrame
+from renderer.sequence import GameFrame, Pace
 
 from tests.device_helpers import watch
 from tests.vision_helpers import moves_of
@@ -38,16 +38,21 @@ DARK_WHITE = replace(Style(), white_piece=(40, 40, 45), black_piece=(215, 225, 2
 NOTE = "White's pieces are the darker ones here"
 
 
+#: The seed's own players, no arm lying across the board (`Pace.drape`): every position of
+#: the opening is seen settled.
+_PACE = replace(Pace.of_seed(3), drape=0.0)
+
+
 @pytest.fixture(scope="module")
 def dark_frames() -> list[GameFrame]:
     return list(game_frames(START, moves_of(*OPENING), fps=6, camera=CAMERA, style=DARK_WHITE,
-                            seed=3, pause_s=1.0))
+                            seed=3, pause_s=1.0, pace=_PACE))
 
 
 @pytest.fixture(scope="module")
 def light_frames() -> list[GameFrame]:
     return list(game_frames(START, moves_of(*OPENING), fps=6, camera=CAMERA, style=Style(),
-                            seed=3, pause_s=1.0))
+                            seed=3, pause_s=1.0, pace=_PACE))
 
 
 def saved(tmp_path: Path) -> dict:

@@ -400,6 +400,12 @@ class StillMemory:
         return out
 
 
+#: The fewest cells a region from the table must cover for `StillMemory` to keep it out as an
+#: arm lying across the board: a king moved to an edge square reaches into the ring with its
+#: side and shadow over two or three cells, and must be learnt (the board changed there).
+_LYING_CELLS = 6
+
+
 def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config: MotionConfig,
                 noise: float | None) -> np.ndarray:
     """The view's pixels `StillMemory` must not learn over the board where something reaches in
@@ -412,7 +418,8 @@ def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config:
     sample = measure(view, None, still, config, noise)
     none = np.zeros(view.shape[:2], dtype=bool)
     table = sample.from_table
-    if not sample.hand or table is None or not (table & across).any():
+    if not sample.hand or table is None or not (table & across).any() \
+            or sample.hand_mask is None or sample.hand_mask.sum() < _LYING_CELLS:
         return none
     keep = table.copy()
     if sample.hand_mask is not None:
