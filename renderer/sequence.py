@@ -203,8 +203,8 @@ class Pace:
     (found on altrender's players: selfplay-30 at seed 5757004, a third of the squares under a
     resting arm's shadow, and no still board for 53 seconds); ``drape``: the chance per move
     that the player who made it leaves an arm lying across the board (the fingertips over the
-    opponent's half, 25-45 mm up, the forearm low over the squares towards the player, a third
-    of the board or more under it) for the next `DRAPE_PLIES` plies, while both play on beside
+    opponent's half, 25-45 mm up, the forearm low over the squares towards the player, row upon
+    row of squares under it) for the next `DRAPE_PLIES` plies, while both play on beside
     and under it with their other hands (found on altrender's players: selfplay-25 at seed
     5151004, a bare arm across the board for 27 seconds while eleven plies went by, and no
     board seen whole between them).
@@ -492,8 +492,8 @@ def _drape_of(habit: np.random.Generator, model: CameraModel, proto: Hand, side:
     anchor = (float(habit.uniform(70.0, 330.0)), float(habit.uniform(*far)),
               float(habit.uniform(*DRAPE_HEIGHT_MM)))
     out = _offscreen(model, anchor[0], anchor[1], arm.from_deg, 120.0)
-    way_in = [p for p in _eased(out, anchor, float(habit.uniform(0.6, 1.0)), fps)]
-    way_out = [p for p in _eased(anchor, out, float(habit.uniform(0.5, 0.8)), fps)]
+    way_in = _way(arm, out, anchor, float(habit.uniform(0.6, 1.0)), fps)
+    way_out = _way(arm, anchor, out, float(habit.uniform(0.5, 0.8)), fps)
     # half the arms lie still; the others breathe by a millimetre or two
     amp = habit.uniform(0.5, 2.0, 3) * (habit.random() < 0.5)
     plies = int(habit.integers(DRAPE_PLIES[0], DRAPE_PLIES[1] + 1))
@@ -501,11 +501,12 @@ def _drape_of(habit: np.random.Generator, model: CameraModel, proto: Hand, side:
                   ply + plies, fps)
 
 
-def _eased(a: _Point, b: tuple[float, float, float], seconds: float, fps: float) -> list[_Point]:
-    """Points from ``a`` (excluded) to ``b`` (included), one per frame, eased."""
-    n = max(1, int(round(seconds * fps)))
-    return [tuple(float(x + (y - x) * _ease(k / n)) for x, y in zip(a, b))  # type: ignore[misc]
-            for k in range(1, n + 1)]
+def _way(arm: Hand, a: _Point, b: _Point, seconds: float, fps: float) -> list[_Point]:
+    """Where ``arm``'s fingertips are on each frame travelling from ``a`` (excluded) to ``b``
+    (included) in ``seconds``: eased as every hand's way (`_track`)."""
+    slots = _track([_Key(0.0, a, "drape"), _Key(seconds, b, "drape")], arm, "drape", fps)
+    return [(h.x_mm, h.y_mm, h.height_mm) for h in (slot.samples[0].hand for slot in slots)
+            if h is not None]
 
 
 def _covers(model: CameraModel, hands: Sequence[Hand], squares: Sequence[int], top_mm: float) -> bool:
