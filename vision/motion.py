@@ -417,15 +417,19 @@ def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config:
     as empty squares and the record stopped (the system bench's selfplay-26 at seed 6464000)."""
     sample = measure(view, None, still, config, noise)
     none = np.zeros(view.shape[:2], dtype=bool)
-    table = sample.from_table
-    if not sample.hand or table is None or not (table & across).any() \
-            or sample.hand_mask is None or sample.hand_mask.sum() < _LYING_CELLS:
+    table, own = sample.from_table, sample.hand_px
+    if not sample.hand or table is None or own is None or not (table & across).any():
         return none
-    keep = table.copy()
-    if sample.hand_mask is not None:
-        cells = cv2.dilate(sample.hand_mask.astype(np.uint8), np.ones((3, 3), np.uint8))
-        w = _RING * MOTION_PX
-        keep[w:-w, w:-w] |= np.kron(cells, np.ones((MOTION_PX, MOTION_PX), np.uint8)).astype(bool)
+    # over the board the arm's own pixels, not its shade: a shadow the arm casts on the squares
+    # is learnt (it lies there for plies, the squares are read under it), the arm itself never
+    # is; over the ring all of it (a shade learnt there is a change once the arm has gone)
+    cells = _cells(own) > 0.2
+    if cells.sum() < _LYING_CELLS:
+        return none
+    grown = cv2.dilate(cells.astype(np.uint8), np.ones((5, 5), np.uint8))
+    keep = own | (table & _ring_mask())
+    w = _RING * MOTION_PX
+    keep[w:-w, w:-w] |= np.kron(grown, np.ones((MOTION_PX, MOTION_PX), np.uint8)).astype(bool)
     return keep
 
 
