@@ -410,9 +410,9 @@ def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config:
                 noise: float | None) -> np.ndarray:
     """The view's pixels `StillMemory` must not learn over the board where something reaches in
     from the table across ``across`` (pixels of the ring unlike the bare ring, and no shade):
-    the regions from the table it belongs to, and the cells a hand among them covers with
-    their neighbours (the memory's change that counts is not the hand finder's, and a region's
-    edges and gaps would be learnt).  An arm lying across the board for nine plies of quick
+    over the ring the regions from the table, over the board the hand's own pixels and the
+    cells they cover with their neighbours two deep (the memory's change that counts is not
+    the hand finder's, and a region's edges and gaps would be learnt).  An arm lying across the board for nine plies of quick
     play, shown three quarters of the time, was learnt over the squares: the men under it read
     as empty squares and the record stopped (the system bench's selfplay-26 at seed 6464000)."""
     sample = measure(view, None, still, config, noise)
