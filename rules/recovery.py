@@ -210,7 +210,16 @@ class Recovery:
         in_a_row = self._read_in_a_row(obs)
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
                    and (in_a_row >= STALL_READINGS or len(self.seen) >= 2 * STALL_READINGS))
-        deep = stalled and self.pending is None and in_a_row >= DEEP_READINGS
+        # searched deeper: this board read again and again, or boards read one after another
+        # for as long with nothing recorded, each of them evidence on the way (at quick play
+        # under an arm lying across the board, ten plies went by unseen, and then every board
+        # was read once to three times before the next move: none was ever read five times,
+        # and the record stopped for good: the system bench's selfplay-26 at seed 6464000).
+        # Only for the first `DEEP_READINGS` of them: each new board costs a deep search of its
+        # own (1-3 s on a desktop core, 3-5 times as long on a Raspberry Pi), and the later
+        # boards lie only further beyond the record
+        deep = stalled and self.pending is None and (
+            in_a_row >= DEEP_READINGS or 2 * DEEP_READINGS <= len(self.seen) < 3 * DEEP_READINGS)
         budget = Budget(DEEP_WORK if deep else STALL_WORK if stalled else RECOVERY_WORK)
         most = DEEP_PLIES if deep else STALL_PLIES if stalled else RECOVERY_PLIES
         count, trails = self._trails(budget, most)

@@ -408,6 +408,33 @@ def test_a_gap_beyond_the_stalled_search_is_caught_up_from_a_board_read_again_ar
     assert sorted(arb.game.move_texts()[AT:]) == sorted(REAL.move_texts()[AT:AT + gap])
 
 
+def test_a_long_gap_then_boards_each_read_once_or_twice_is_caught_up_art_22():
+    # Quick play under an arm lying across the board: ten plies went by unseen, and then every
+    # board was read once or twice before the next move was made (the system bench's
+    # selfplay-26 at seed 6464000).  No board was ever read `DEEP_READINGS` times in a row,
+    # and the record stopped for good, each board one ply further beyond the stalled search.
+    # The boards read one after another are evidence on the way: once as many readings as one
+    # board read again and again would give, the game is caught up, every move on the
+    # scoresheet, and the moves after are recorded one by one.
+    arb = recorded_up_to(REAL, AT)
+    gap = STALL_PLIES + 2
+    said = []
+    ply = AT + gap
+    for reads in (1, 2, 1, 2, 1, 2, 1, 2, 1, 2):
+        for _ in range(reads):
+            said += arb.observe(settled(board(ply)))
+        if arb.game.ply == ply:
+            break
+        ply += 1
+    assert not of(said, Irregularity) and not of(said, LostTrack), [str(e) for e in said]
+    assert arb.game.ply == ply and arb.position == REAL.positions[ply]
+    assert sorted(arb.game.move_texts()[AT:]) == sorted(REAL.move_texts()[AT:ply])
+    assert any(CAUGHT_UP in c.text for c in of(said, ScoresheetComment))
+    # caught up no later than ten readings of those boards, the most a board read again needs
+    assert ply <= AT + gap + 6
+    finish(arb, ply, upto=ply + 3)
+
+
 def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
     # Quick play under an arm resting across the board: eleven plies went by unseen, and the
     # first board seen after them, read again and again, was named Art. 27 ("several pieces
