@@ -784,8 +784,14 @@ class Arbiter(Recovery):
         finding = classify(position, board)
         changed = tuple(sorted(changes_between(base, board)))
         several = len(changed) > SEVERAL_MOVES or _exchanged(base, board)
+        # the deeper searches spent (`Recovery._recover`: boards read one after another for
+        # `DEEP_READINGS` readings beyond the first ten) on boards play can leave: it is said
+        # once that the record stops, rather than looking again on every board for good (at
+        # quick play no board is read five times in a row)
+        spent = (several and len(self.seen) >= 3 * DEEP_READINGS
+                 and (bool(self._untold) or _played_on(base, board)))
         if (self.pending is None and finding is not None and finding.seen is None
-                and finding.kind is IrregularityKind.UNKNOWN
+                and finding.kind is IrregularityKind.UNKNOWN and not spent
                 and self._read_in_a_row(obs) < (DEEP_READINGS if several else 2 if beside else 0)):
             # No single act explains it.  More squares changed than one act changes, or only
             # pieces of both sides gone (as exchanges leave the board): several moves of both

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from rules.arbiter import GAINED, UNEXPLAINED, Arbiter
-from rules.recovery import (CAUGHT_UP, DEEP_PLIES, LONG_LINE, ORDER_UNSEEN, PLIES_PER_READING, QUICK_PLIES,
-                            RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
+from rules.recovery import (CAUGHT_UP, DEEP_PLIES, DEEP_READINGS, LONG_LINE, ORDER_UNSEEN,
+                            PLIES_PER_READING, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
                             STEADY_READINGS)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
                           LostTrack, MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
@@ -455,6 +455,27 @@ def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
     for _ in range(STALL_READINGS):  # play goes on from it: nothing more is said
         events = arb.observe(settled(board(far + 2)))
         assert not of(events, Irregularity) and not of(events, LostTrack) and not of(events, MovePlayed)
+    events = arb.observe(settled(board(AT)))   # put back as the record has it
+    assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
+    finish(arb, AT, upto=AT + 2)
+
+
+def test_boards_beyond_every_search_each_read_once_or_twice_are_said_once_as_lost_track():
+    # Quick play: the boards come one after another beyond every search, each read once or
+    # twice before the next move, none `DEEP_READINGS` times in a row.  The arbiter looked again
+    # on every board for good, and nobody was told that the record had stopped.  Once the
+    # deeper searches are spent on them it says so once (never Art. 27: play leaves such
+    # boards), and says nothing more while play goes on; put back, the record goes on.
+    arb = recorded_up_to(REAL, AT)
+    said = []
+    ply = AT + DEEP_PLIES + 2
+    for i in range(4 * DEEP_READINGS):
+        said += arb.observe(settled(board(ply)))
+        ply += i % 2
+    assert not of(said, Irregularity) and arb.game.ply == AT, [str(e) for e in said]
+    [lost] = of(said, LostTrack)
+    assert lost.since == REAL.move_texts()[AT - 1]
+    assert not of(said[said.index(lost) + 1:], LookAgain), "said once, then quiet"
     events = arb.observe(settled(board(AT)))   # put back as the record has it
     assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
     finish(arb, AT, upto=AT + 2)
