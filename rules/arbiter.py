@@ -55,7 +55,7 @@ from rules.observation import Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
-from rules.recovery import (CROWNED, DEEP_READINGS, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery,
+from rules.recovery import (CROWNED, DEEP_READINGS, DEEP_RUN, LONG_LINE, RECOVERY_UNSURE, STALL_READINGS, Recovery,
                             _as_placed, _crowning_in_doubt, _kind_unsure, _plain_reading, _side)
 from rules.squares import column, line_between, promotion_row, row
 
@@ -784,11 +784,10 @@ class Arbiter(Recovery):
         finding = classify(position, board)
         changed = tuple(sorted(changes_between(base, board)))
         several = len(changed) > SEVERAL_MOVES or _exchanged(base, board)
-        # the deeper searches spent (`Recovery._recover`: boards read one after another for
-        # `DEEP_READINGS` readings beyond the first ten) on boards play can leave: it is said
-        # once that the record stops, rather than looking again on every board for good (at
-        # quick play no board is read five times in a row)
-        spent = (several and len(self.seen) >= 3 * DEEP_READINGS
+        # the deeper searches spent (`DEEP_RUN`) on boards play can leave: it is said once that
+        # the record stops, rather than looking again on every board for good (at quick play no
+        # board is read five times in a row)
+        spent = (several and len(self.seen) >= DEEP_RUN[1]
                  and (bool(self._untold) or _played_on(base, board)))
         if (self.pending is None and finding is not None and finding.seen is None
                 and finding.kind is IrregularityKind.UNKNOWN and not spent

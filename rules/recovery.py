@@ -115,6 +115,12 @@ STALL_WORK = 600_000
 #: --depths 10,12`).
 DEEP_READINGS = STALL_READINGS + 1
 
+#: Still readings with nothing recorded, from the first to the last searched as deep as one
+#: board read `DEEP_READINGS` times (excluded): boards read one after another are evidence on
+#: the way as repeats of one board are (`Recovery._recover`).  Once they are spent, a board play
+#: can leave is said once to be beyond the record (`rules.events.LostTrack`).
+DEEP_RUN = (2 * DEEP_READINGS, 3 * DEEP_READINGS)
+
 DEEP_PLIES = 12
 
 DEEP_WORK = 4_000_000
@@ -219,7 +225,7 @@ class Recovery:
         # own (1-3 s on a desktop core, 3-5 times as long on a Raspberry Pi), and the later
         # boards lie only further beyond the record
         deep = stalled and self.pending is None and (
-            in_a_row >= DEEP_READINGS or 2 * DEEP_READINGS <= len(self.seen) < 3 * DEEP_READINGS)
+            in_a_row >= DEEP_READINGS or DEEP_RUN[0] <= len(self.seen) < DEEP_RUN[1])
         budget = Budget(DEEP_WORK if deep else STALL_WORK if stalled else RECOVERY_WORK)
         most = DEEP_PLIES if deep else STALL_PLIES if stalled else RECOVERY_PLIES
         count, trails = self._trails(budget, most)

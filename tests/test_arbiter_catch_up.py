@@ -435,6 +435,21 @@ def test_a_long_gap_then_boards_each_read_once_or_twice_is_caught_up_art_22():
     finish(arb, ply, upto=ply + 3)
 
 
+def lost_once(said) -> LostTrack:
+    """The one `LostTrack` among ``said``, naming the last recorded move as where the record
+    stops (REAL recorded up to `AT`)."""
+    [lost] = of(said, LostTrack)
+    assert lost.since == REAL.move_texts()[AT - 1]
+    return lost
+
+
+def put_back_and_go_on(arb: Arbiter) -> None:
+    """The board put back as the record has it (REAL at `AT`): the lost record goes on."""
+    events = arb.observe(settled(board(AT)))
+    assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
+    finish(arb, AT, upto=AT + 2)
+
+
 def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
     # Quick play under an arm resting across the board: eleven plies went by unseen, and the
     # first board seen after them, read again and again, was named Art. 27 ("several pieces
@@ -448,16 +463,13 @@ def test_a_board_beyond_every_search_is_said_once_as_lost_track_never_art_27():
     for _ in range(2 * STALL_READINGS):
         said += arb.observe(settled(board(far)))
     assert not of(said, Irregularity) and arb.game.ply == AT
-    [lost] = of(said, LostTrack)
-    assert lost.since == REAL.move_texts()[AT - 1]
+    lost = lost_once(said)
     assert {c.square for c in lost.changes} == set(changes_between(board(AT), board(far)))
     assert any("lost track" in e.text for e in of(said, ScoresheetComment))
     for _ in range(STALL_READINGS):  # play goes on from it: nothing more is said
         events = arb.observe(settled(board(far + 2)))
         assert not of(events, Irregularity) and not of(events, LostTrack) and not of(events, MovePlayed)
-    events = arb.observe(settled(board(AT)))   # put back as the record has it
-    assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
-    finish(arb, AT, upto=AT + 2)
+    put_back_and_go_on(arb)
 
 
 def test_boards_beyond_every_search_each_read_once_or_twice_are_said_once_as_lost_track():
@@ -473,12 +485,9 @@ def test_boards_beyond_every_search_each_read_once_or_twice_are_said_once_as_los
         said += arb.observe(settled(board(ply)))
         ply += i % 2
     assert not of(said, Irregularity) and arb.game.ply == AT, [str(e) for e in said]
-    [lost] = of(said, LostTrack)
-    assert lost.since == REAL.move_texts()[AT - 1]
+    lost = lost_once(said)
     assert not of(said[said.index(lost) + 1:], LookAgain), "said once, then quiet"
-    events = arb.observe(settled(board(AT)))   # put back as the record has it
-    assert arb.pending is None and not of(events, Irregularity), [str(e) for e in events]
-    finish(arb, AT, upto=AT + 2)
+    put_back_and_go_on(arb)
 
 
 def test_pieces_put_on_the_board_among_many_changes_are_still_named_art_27():

@@ -400,8 +400,8 @@ class StillMemory:
         return out
 
 
-#: The fewest cells a region from the table must cover for `StillMemory` to keep it out as an
-#: arm lying across the board: a king moved to an edge square reaches into the ring with its
+#: The fewest cells a hand's own pixels (no shade) must cover for `StillMemory` to keep it out
+#: as an arm lying across the board: a king moved to an edge square reaches into the ring with its
 #: side and shadow over two or three cells, and must be learnt (the board changed there).
 _LYING_CELLS = 6
 
@@ -412,9 +412,10 @@ def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config:
     from the table across ``across`` (pixels of the ring unlike the bare ring, and no shade):
     over the ring the regions from the table, over the board the hand's own pixels and the
     cells they cover with their neighbours two deep (the memory's change that counts is not
-    the hand finder's, and a region's edges and gaps would be learnt).  An arm lying across the board for nine plies of quick
-    play, shown three quarters of the time, was learnt over the squares: the men under it read
-    as empty squares and the record stopped (the system bench's selfplay-26 at seed 6464000)."""
+    the hand finder's, and a region's edges and gaps would be learnt).  An arm lying across the
+    board for nine plies of quick play, shown three quarters of the time, was learnt over the
+    squares: the men under it read as empty squares and the record stopped (the system bench's
+    selfplay-26 at seed 6464000)."""
     sample = measure(view, None, still, config, noise)
     none = np.zeros(view.shape[:2], dtype=bool)
     table, own = sample.from_table, sample.hand_px
