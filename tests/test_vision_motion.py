@@ -711,3 +711,41 @@ def test_a_dark_hand_over_light_squares_in_a_dim_room_is_a_hand():
             view = small_view(renderer.render(start.pieces(), cam, Style(), room, seed=2,
                                               hand=[hand]).image, location)
             assert measure(view, None, before, MotionConfig()).hand, (exposure, y)
+
+
+def test_light_squares_a_stale_still_board_kept_are_mended_from_the_bare_board():
+    """No piece ever stands on a light square's middle: where the view shows it as the bare
+    board (the view the board was learnt from) shows it, the still board takes the view there,
+    whatever it had kept (`vision.motion.bare_light`: under one lamp at quick play, old shadows
+    and arms kept board after board left the light squares a patchwork, and they were a hand
+    over the board on every frame).  Where a hand or arm is in the view, nothing is mended."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+    from vision.motion import MotionConfig, bare_light, cell_shares, light_middles, small_view
+    from vision.motion import tolerant_change
+
+    start = Position.start()
+    cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
+    renderer, room = Renderer(), Lighting(exposure=0.7)
+    calibration = calibrated_watcher(renderer, cam, Style(), room).calibration
+    light = light_middles(calibration.orientation.dark_parity)
+
+    def view(seed: int, hand: Hand | None = None) -> np.ndarray:
+        image = renderer.render(start.pieces(), cam, Style(), room, seed=seed,
+                                hand=[] if hand is None else [hand]).image
+        return small_view(image, calibration.location)
+
+    def covered_light(now: np.ndarray, still: np.ndarray) -> int:
+        """Light squares whose middle differs from the still board on half its pixels."""
+        shares = cell_shares(light & (tolerant_change(now, still) > 12.0))
+        return int(np.count_nonzero(shares >= 0.5 * 0.25))  # (a middle is a quarter of a cell)
+
+    bare, board = view(1), view(3)
+    arm = Hand(x_mm=200, y_mm=200, from_deg=90.0)
+    kept_arm = view(2, arm)  # a still board that kept an arm
+    assert covered_light(board, kept_arm) >= 4
+    mended = bare_light(board, kept_arm, bare, light, MotionConfig(), None)
+    assert covered_light(board, mended) == 0
+    assert np.array_equal(mended[~light], kept_arm[~light]), "only the light squares' middles"
+    # a hand in the view is no bare board: the still board keeps what it had
+    assert np.array_equal(bare_light(kept_arm, bare, bare, light, MotionConfig(), None), bare)

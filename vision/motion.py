@@ -434,6 +434,55 @@ def _lying_over(view: np.ndarray, still: np.ndarray, across: np.ndarray, config:
     return keep
 
 
+#: View pixels (of `MOTION_PX`) left out at each side of a light square for its middle
+#: (`bare_light`): no piece reaches it (a king's side and top, under a camera 45 degrees off
+#: vertical, reach 0.83 of a square from its own square's centre; the middle begins 0.75 away).
+_LIGHT_MARGIN = 2
+
+
+@cache
+def light_middles(dark_parity: int) -> np.ndarray:
+    """The motion view's pixels of the light squares' middles (`_LIGHT_MARGIN`), for a board
+    whose dark squares have ``dark_parity`` (row plus column, as the view shows them; built
+    once: read only)."""
+    size = (10 + 2 * _RING) * MOTION_PX
+    mask = np.zeros((size, size), dtype=bool)
+    middle = np.zeros((MOTION_PX, MOTION_PX), dtype=bool)
+    middle[_LIGHT_MARGIN:MOTION_PX - _LIGHT_MARGIN, _LIGHT_MARGIN:MOTION_PX - _LIGHT_MARGIN] = True
+    light = (np.add.outer(np.arange(10), np.arange(10)) % 2) != dark_parity
+    w = _RING * MOTION_PX
+    mask[w:-w, w:-w] = np.kron(light, middle).astype(bool)
+    mask.flags.writeable = False
+    return mask
+
+
+def bare_light(view: np.ndarray, still: np.ndarray, bare: np.ndarray | None, light: np.ndarray,
+               config: MotionConfig, noise: float | None) -> np.ndarray:
+    """``still``, its light squares' middles (``light``, `light_middles`) taken from ``view``
+    wherever the view shows them as the ``bare`` board (the view the board was learnt from)
+    shows them and ``still`` does not.  No piece ever stands there, and what covers them (a
+    hand, an arm, its shadow) never looks like the bare board: the view is the board itself
+    there, and the still reference is stale.  It went stale so under one lamp at quick play,
+    board after board taken while the arms' shadows swept over it, until its light squares
+    were patches of old shadows: a "hand" over the board on every frame (`measure`, and
+    `vision.pipeline`'s unseen hand over light squares), held even over 1.3 s of a board
+    standing perfectly still, and nothing was recorded after the fourth ply (the other
+    renderer's selfplay-21 at seed 6565004)."""
+    if bare is None or bare.shape != view.shape or still.shape != view.shape:
+        return still
+    delta = change_delta(view, None, still, config, noise)
+    like_bare = tolerant_change(view, bare * exposure_gain(view, bare)) <= delta
+    stale = light & like_bare
+    if not stale.any():
+        return still
+    stale &= tolerant_change(view, still * exposure_gain(view, still)) > delta
+    if not stale.any():
+        return still
+    out = still.copy()
+    out[stale] = view[stale]
+    return out
+
+
 #: How often `StillMemory` samples the view (seconds), and the share of the samples that must
 #: show what the view shows.
 _MEMORY_EVERY_S = 1.0
