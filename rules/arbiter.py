@@ -51,7 +51,7 @@ from rules.irregularities import Finding, classify, name
 from rules.lines import Root, Searches, SureKinds
 from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
-from rules.observation import Observation, Settled
+from rules.observation import CONTENTS, Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
 from rules.position import Position
@@ -107,6 +107,16 @@ UNEXPLAINED = "no move nor any one irregular act gives this board: looking again
 #: Why the arbiter looks again at a board on which a side has more pieces than it had: pieces
 #: are moved, taken off and crowned, never added, so a square is misread (`Arbiter._irregular`).
 GAINED = "a side has more pieces than it had: a square is misread, looking again"
+#: A board read alike this many times in a row, with nothing open, whose unsure changed squares
+#: each have a second choice of another kind at `SECOND_CHOICE_SHARE` or more, is taken with
+#: those second choices when they make it one irregular act of a named article and the board as
+#: read is none (`Arbiter._second_choices`).  White's man 45 moved back to 50 (Art. 27d) on a
+#: board whose men are the colour of the dark squares: the emptied 45 read as a black man at
+#: 0.52-0.69, empty the second choice, five readings alike; the arbiter looked again until the
+#: man was put back, and the move was never named (the system bench's selfplay-7 at seed
+#: 6868000, injected at ply 36).
+SECOND_CHOICE_READINGS = 3
+SECOND_CHOICE_SHARE = 0.25
 #: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
 #: (`Arbiter._under_a_hand`).
 UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
@@ -755,9 +765,14 @@ class Arbiter(Recovery):
         doubtful = [sq for sq in range(1, 51)
                     if (base.get(sq) != board.get(sq) or reference.get(sq) != board.get(sq))
                     and unsure(sq)]
+        second: tuple[Event, ...] = ()
         if doubtful:
-            return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
-                              tuple(doubtful)),)
+            chosen = self._second_choices(obs, board, doubtful)
+            if chosen is None:
+                return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
+                                  tuple(doubtful)),)
+            board, said = chosen
+            second = (self._comment(said, when),)
         if self.pending is not None and board == self.pending.board:
             return ()
         gained = _gained(board, base, reference)
@@ -837,7 +852,44 @@ class Arbiter(Recovery):
                                    finding.remedy, finding.square,
                                    finding.seen.long_text() if finding.seen else None,
                                    finding.legal, finding.changes))
-        return tuple(events)
+        return tuple(events) + second
+
+    def _second_choices(self, obs: Observation, board: dict[int, Piece], doubtful: list[int]
+                        ) -> tuple[dict[int, Piece], str] | None:
+        """The board with each unsure changed square (``doubtful``) read as its second choice
+        of another kind (empty, or a piece of the other colour), and what the scoresheet says of
+        it, when a human arbiter would read it so: nothing is open, the board was read alike
+        `SECOND_CHOICE_READINGS` times in a row, every such square is unsure of its kind (not
+        only of man or king) with a second choice at `SECOND_CHOICE_SHARE` or more, the board as
+        read is no one act (`IrregularityKind.UNKNOWN`) and with the second choices it is one act
+        of a named article.  None otherwise (the arbiter looks again)."""
+        if self.pending is not None or self._read_in_a_row(obs) < SECOND_CHOICE_READINGS:
+            return None
+        as_read = classify(self.position, board)
+        if as_read is not None and as_read.kind is not IrregularityKind.UNKNOWN:
+            return None
+        other = dict(board)
+        taken = []
+        for sq in doubtful:
+            r = obs.reading(sq)
+            if r.occluded or sure_of_kind(r):
+                return None
+            kind = _kind(r.content)
+            choices = [c for c in CONTENTS if _kind(c) != kind]
+            choice = max(choices, key=r.probability)
+            if r.probability(choice) < SECOND_CHOICE_SHARE:
+                return None
+            if choice is None:
+                other.pop(sq, None)
+            else:
+                other[sq] = choice
+            taken.append(f"square {sq} taken as {_named(choice)} (read as {_named(r.content)} "
+                         f"at {r.confidence:.2f})")
+        finding = classify(self.position, other)
+        if finding is None or finding.kind is IrregularityKind.UNKNOWN:
+            return None
+        return other, (f"read unsurely: {', '.join(taken)}, the one act that explains the "
+                       f"board ({finding.kind.article})")
 
     def _lose_track(self, board: dict[int, Piece], finding: Finding, message: str,
                     when: float | None) -> tuple[Event, ...]:
@@ -985,6 +1037,15 @@ def draw_reason(position: Position) -> str | None:
             if mine[0] in DOUBLE_DIAGONALS:
                 return f"the lone {lone} king holds the diagonals 47-15 and 4-36 (manual §2j-III)"
     return None
+
+
+def _kind(content: Piece | None) -> Color | None:
+    """What a square holds in kind: a piece's colour (man or king alike), or None for empty."""
+    return None if content is None else content.color
+
+
+def _named(content: Piece | None) -> str:
+    return "empty" if content is None else f"a {name(content)}"
 
 
 def _legal_play(events) -> bool:
