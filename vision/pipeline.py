@@ -668,8 +668,7 @@ class BoardWatcher:
             return sample
         seen, px, cells = self._hand_last
         if px is None or px.shape != sample.diff.shape or time - seen > _HAND_GONE_S + 1e-9:
-            self._hand_last = None
-            return sample
+            return self._hand_dropped(sample)
         left = self._hand_left if self._hand_left is not None else np.zeros_like(px)
         if sample.moved is not None and sample.moved.shape == px.shape:
             # left: changed, and now as the still board has it.  A hand moving where it is (its
@@ -679,11 +678,27 @@ class BoardWatcher:
             left = left | (sample.moved & px & ~sample.diff)
         self._hand_left = left
         area = max(int(px.sum()), 1)
-        if left.sum() > _HAND_LEAVING * area or (sample.diff & px).sum() < (1 - _HAND_LEAVING) * area:
-            self._hand_last = None
+        if left.sum() > _HAND_LEAVING * area:
+            self._hand_last = None  # seen leaving
             return sample
+        if (sample.diff & px).sum() < (1 - _HAND_LEAVING) * area:
+            return self._hand_dropped(sample)
         # (its cells are not this frame's: squares seen empty beside it still count as lifts)
         return replace(sample, hand=True)
+
+    def _hand_dropped(self, sample: MotionSample) -> MotionSample:
+        """The hand kept (`_hand_kept`) is no longer taken to be there, not seen leaving: not
+        seen for `_HAND_GONE_S`, or its pixels as the still board has them.  On a frame where
+        nothing moves, the still stretch its frames began (`feed`) begins again: whatever it
+        was, it is no hand now, and the stretch does not wait as for one held still
+        (`WatchConfig.static_hand_s`).  It was the still board gone stale there: under one lamp
+        at quick play the arms' old shadows, kept frames after the arm left, set 1.2 s for a
+        stretch of 1.17 s with the board standing perfectly still, and the board was not read
+        (the other renderer's selfplay-21 at seed 6565004)."""
+        self._hand_last = None
+        if sample.motion <= self.config.motion.motion_share:
+            self._static_since = None
+        return sample
 
     def _unseen_hand(self, sample: MotionSample) -> MotionSample:
         """``sample``, with a hand over the board where the motion view found none but light
