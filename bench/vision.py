@@ -8,7 +8,9 @@ times by new watchers: the figures are the median pass's, ``feed_game_passes_ms`
 mean), with the
 renderer's real camera (shake, drift, noise), quick play's pauses with every reply made after
 the board stood still, and the watcher's default stillness; the arbiter judges each settled
-board and the watcher is told the game's board, as in the service (``recorded``: plies).  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
+board and the boards it takes in passing, and the watcher is told the game's board, as in the
+service (``recorded``: plies; ``settled``: boards settled or taken in passing after a hand,
+``hand_left_to_settled_ms`` their latencies).  The ``markers_*`` figures are the same poses and boards with the four ArUco markers of
 `vision.markers` beside the corners: locating by them from scratch, the per-frame check near the
 known place, and a whole still-frame feed with markers configured.
 """
@@ -59,6 +61,17 @@ def _feed_game(frames) -> tuple[list[float], list[float], list[float], int]:
             busy_ms.append(dt)
             last_hand = f.time
         if s is None:
+            # a board seen in passing, beside a hand still moving or at rest: the game takes it
+            # when the arbiter records legal play from it, and it is then the watcher's still
+            # board, as the service does (`device.service.Companion._judge_provisional`); at
+            # quick play most boards come so, and its latency counts as a settled board's
+            offer = w.offered()
+            if offer is not None and arbiter.observe(offer):
+                w.accept(offer)
+                w.confirm(arbiter.expected_board())
+                if last_hand is not None:
+                    latencies.append((f.time - last_hand - 1.0 / 15) * 1000.0 + dt)
+                    last_hand = None
             continue
         if last_hand is not None:
             # from the first frame without the hand to the settled one (frame time) plus the
@@ -133,9 +146,11 @@ def main() -> None:
         pos = pos.play(m)
     cam = Camera(tilt_deg=25.0, yaw_deg=-10.0, distance_mm=850.0)
     # quick play's pauses (0.3-0.8 s), hands resting at the edge and slid pieces, but every
-    # reply after the board stood still: each move has a still board whose latency is measured
-    # (the seed's own pace gave one still board in six moves, at the end)
-    pace = replace(Pace.quick(), early_reply=0.0)
+    # reply after the board stood still, no hand drifting at the edge, none hovering over the
+    # board and no arm left across it (`Pace`): each move has a still board whose latency is
+    # measured (with those habits on, quick play's default, the board stood still only at the
+    # end, and one latency of six was measured)
+    pace = replace(Pace.quick(), early_reply=0.0, fidget=0.0, hover=0.0, drape=0.0)
     frames = list(game_frames(Position.start(), moves, fps=15, camera=cam,
                               style=Style.real_photos(), lighting=Lighting(noise=2.0), seed=3,
                               pace=pace))
