@@ -728,7 +728,8 @@ def test_light_squares_a_stale_still_board_kept_are_mended_from_the_bare_board()
     cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
     renderer, room = Renderer(), Lighting(exposure=0.7)
     calibration = calibrated_watcher(renderer, cam, Style(), room).calibration
-    light = light_middles(calibration.orientation.dark_parity)
+    parity = calibration.orientation.dark_parity
+    light = light_middles(parity)
 
     def view(seed: int, hand: Hand | None = None) -> np.ndarray:
         image = renderer.render(start.pieces(), cam, Style(), room, seed=seed,
@@ -744,8 +745,8 @@ def test_light_squares_a_stale_still_board_kept_are_mended_from_the_bare_board()
     arm = Hand(x_mm=200, y_mm=200, from_deg=90.0)
     kept_arm = view(2, arm)  # a still board that kept an arm
     assert covered_light(board, kept_arm) >= 4
-    mended = bare_light(board, kept_arm, bare, light, MotionConfig(), None)
+    mended = bare_light(board, kept_arm, bare, parity, MotionConfig(), None)
     assert covered_light(board, mended) == 0
     assert np.array_equal(mended[~light], kept_arm[~light]), "only the light squares' middles"
     # a hand in the view is no bare board: the still board keeps what it had
-    assert np.array_equal(bare_light(kept_arm, bare, bare, light, MotionConfig(), None), bare)
+    assert np.array_equal(bare_light(kept_arm, bare, bare, parity, MotionConfig(), None), bare)

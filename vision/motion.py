@@ -456,9 +456,9 @@ def light_middles(dark_parity: int) -> np.ndarray:
     return mask
 
 
-def bare_light(view: np.ndarray, still: np.ndarray, bare: np.ndarray | None, light: np.ndarray,
+def bare_light(view: np.ndarray, still: np.ndarray, bare: np.ndarray | None, dark_parity: int,
                config: MotionConfig, noise: float | None) -> np.ndarray:
-    """``still``, its light squares' middles (``light``, `light_middles`) taken from ``view``
+    """``still``, its light squares' middles (`light_middles` of ``dark_parity``) taken from ``view``
     wherever the view shows them as the ``bare`` board (the view the board was learnt from)
     shows them and ``still`` does not.  No piece ever stands there, and what covers them (a
     hand, an arm, its shadow) never looks like the bare board: the view is the board itself
@@ -472,7 +472,7 @@ def bare_light(view: np.ndarray, still: np.ndarray, bare: np.ndarray | None, lig
     frame, it costs a few hundredths of a millisecond on most.)"""
     if bare is None or bare.shape != view.shape or still.shape != view.shape:
         return still
-    at = _light_index(light)
+    at = _light_index(dark_parity)
     here = view.reshape(-1, 3)[at]
     kept = still.reshape(-1, 3)[at]
     # most frames: no light middle differs from the still board by the least change that can
@@ -501,34 +501,24 @@ _LIGHT_STALE_PX = (MOTION_PX - 2 * _LIGHT_MARGIN) ** 2 // 2
 
 
 @cache
-def _light_index_of(key: bytes, shape: tuple[int, int]) -> np.ndarray:
-    mask = np.frombuffer(key, dtype=bool).reshape(shape)
-    index = np.flatnonzero(mask)
+def _light_index(dark_parity: int) -> np.ndarray:
+    """The flat pixel indices of `light_middles` (built once: read only)."""
+    index = np.flatnonzero(light_middles(dark_parity))
     index.flags.writeable = False
     return index
 
 
-def _light_index(light: np.ndarray) -> np.ndarray:
-    """The flat pixel indices of a mask (`light_middles`; kept once per mask)."""
-    return _light_index_of(light.tobytes(), light.shape)
-
-
 def _light_gain(here: np.ndarray, kept: np.ndarray) -> np.ndarray:
-    """`exposure_gain` over the light middles' pixels (``here`` against ``kept``, n x 3)."""
-    here, kept = here[::2], kept[::2]  # (every other one tells as well, in half the time)
-    ok = kept.min(axis=1) > 8.0
-    if int(ok.sum()) < 50:
-        return np.ones(3, dtype=np.float32)
-    gain = np.median(here[ok] / kept[ok], axis=0)
-    return np.clip(gain, 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT).astype(np.float32)
+    """`exposure_gain` over the light middles' pixels (``here`` against ``kept``, n x 3; every
+    other one tells as well, in half the time)."""
+    return _gain(here[::2], kept[::2])
 
 
 def _outside(here: np.ndarray, reference: np.ndarray, at: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """`tolerant_change` of the pixels ``here`` (n x 3, at flat indices ``at``) against the
     ``reference`` view scaled by ``gain``."""
-    kernel = np.ones((3, 3), np.uint8)
-    lo = cv2.erode(reference, kernel).reshape(-1, 3)[at] * gain
-    hi = cv2.dilate(reference, kernel).reshape(-1, 3)[at] * gain
+    lo, hi = _range(reference)
+    lo, hi = lo.reshape(-1, 3)[at] * gain, hi.reshape(-1, 3)[at] * gain
     d = np.maximum(lo - here, here - hi)
     return np.maximum(d.max(axis=1), 0.0)
 
@@ -569,8 +559,11 @@ def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Per colour channel, the median ratio of ``view`` to ``reference`` (the auto-exposure and
     white balance drift between them), clipped to ``1 +- _GAIN_LIMIT``; robust to a hand or the
     moved pieces, which change far fewer than half the pixels."""
-    a = view[::3, ::3].reshape(-1, 3)
-    b = reference[::3, ::3].reshape(-1, 3)
+    return _gain(view[::3, ::3].reshape(-1, 3), reference[::3, ::3].reshape(-1, 3))
+
+
+def _gain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`exposure_gain` of pixels ``a`` against ``b`` (n x 3 each)."""
     ok = b.min(axis=1) > 8.0  # ratios of near-black pixels are noise
     if int(ok.sum()) < 50:
         return np.ones(3, dtype=np.float32)
@@ -593,13 +586,17 @@ def tolerant_change(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
     3 x 3 neighbourhood (largest over the colour channels; 0 inside it): a view shifted or turned
     by up to a pixel against its reference, as a shaking camera gives, changes nothing, while a
     colour the neighbourhood never had (a hand, a piece, a shadow) does."""
-    kernel = np.ones((3, 3), np.uint8)
-    lo = cv2.erode(reference, kernel)
-    hi = cv2.dilate(reference, kernel)
+    lo, hi = _range(reference)
     d = np.maximum(lo - view, view - hi)
     # the channels' largest one by one: a reduction over an axis of three is several times slower
     d = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
     return np.maximum(d, 0.0, out=d)
+
+
+def _range(reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest of each pixel's 3 x 3 neighbourhood in ``reference``."""
+    kernel = np.ones((3, 3), np.uint8)
+    return cv2.erode(reference, kernel), cv2.dilate(reference, kernel)
 
 
 #: The windows (view pixels, of `MOTION_PX` a square) over which a shade's darkening is taken

@@ -40,8 +40,8 @@ from vision.kings import (PRIOR_KING, KingCalibration, KingEvidence, king_eviden
 from vision.locate import BoardLocation, BoardNotFound, find_board, refine_location
 from vision.markers import MarkerLayout, find_markers
 from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, StillMemory,
-                           bare_light, cell_shares, change_delta, committed_view, measure, motion_between,
-                           light_middles, reach_shares, settled_view, small_view, view_point)
+                           bare_light, cell_shares, change_delta, committed_view, measure,
+                           motion_between, reach_shares, settled_view, small_view, view_point)
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
@@ -555,8 +555,7 @@ class BoardWatcher:
         self._still = self._memory.mend(view, self._still, time, cfg, noise)
         if self.calibration is not None:
             self._still = bare_light(view, self._still, self._memory.bare,
-                                     light_middles(self.calibration.orientation.dark_parity),
-                                     cfg, noise)
+                                     self.calibration.orientation.dark_parity, cfg, noise)
         sample = measure(view, previous, self._still, cfg, noise)
         sample = self._hand_kept(self._unseen_hand(sample), time)
         moving = sample.motion > cfg.motion_share
