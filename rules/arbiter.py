@@ -120,6 +120,14 @@ SECOND_CHOICE_SHARE = 0.25
 #: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
 #: (`Arbiter._under_a_hand`).
 UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
+#: Why the arbiter looks again, before naming it, at a board that no single act as players make
+#: them explains (`_single_act`: a man carried far with opponent's men gone) and that is read too
+#: unclearly to search lines of legal moves beyond a quick reply (`RECOVERY_UNSURE`): a hand
+#: still over the far corner, four squares under it, when 45-40 9-14 40x18 had gone by unseen at
+#: blitz, and the board was named "45 to 18" (Art. 27d) at once, then stood (the system bench's
+#: lidraughts-3 at seed 7272003).  Read so `STALL_READINGS` times in a row, it is named.
+UNCLEAR_FOR_LINES = ("the board is read too unclearly to tell moves not seen from an irregular "
+                     "one: looking again")
 
 
 @dataclass(frozen=True, slots=True)
@@ -815,6 +823,13 @@ class Arbiter(Recovery):
             # further) before anything is named.  Fewer, but taken beside a hand or an arm at
             # rest: read a second time.
             return (LookAgain(self.game.ply, when, LONG_LINE if several else UNEXPLAINED, changed),)
+        if (self.pending is None and finding is not None and finding.seen is not None
+                and not self._quick_only and self._unread(obs) > RECOVERY_UNSURE
+                and self._read_in_a_row(obs) < STALL_READINGS
+                and not self._single_act(position._state, obs)):
+            # a far act on a board whose unclear squares kept recovery to a quick reply: the
+            # longer lines of legal moves that may give it are searched once it is read clearly
+            return tuple(events) + (LookAgain(self.game.ply, when, UNCLEAR_FOR_LINES, changed),)
         self._touch(lifted)
         if finding is None:
             return tuple(events)

@@ -258,9 +258,13 @@ class Recovery:
         if self._quick_only:
             return None
         # an irregular act after more plies than `STALL_PLIES` unseen would be a guess on a
-        # guess: the deeper search (`DEEP_PLIES`) looks for legal play alone
-        near = [(root, start, before, trail, min(most, STALL_PLIES))
-                for root, start, before, trail, most in trails]
+        # guess: the deeper search (`DEEP_PLIES`) looks for legal play alone; a board too unclear
+        # for a long line (`quick`) is none for a long line with an act on top of it either:
+        # 44-40 9-14 40x18 and then the man on 45 moved to 44 out of
+        # turn (Art. 27a) was found on a board read with four squares under a hand, where
+        # 45-40 9-14 40x18 was played (the system bench's lidraughts-3 at seed 7272003)
+        near = self._quick([(root, start, before, trail, min(most, STALL_PLIES))
+                            for root, start, before, trail, most in trails], quick)
         return self._near(obs, base, near, count, budget, when)
 
     @staticmethod
