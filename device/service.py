@@ -415,6 +415,9 @@ class Companion:
         self._first_boards = []
         self._calibrate_board = None if from_start else self.arbiter.expected_board()
         self._calibrate_since: float | None = None
+        # the board that last failed to be learnt (its thumbnail) and since when it has stood
+        # so (`_not_calibrated`: a resumed game's board is read as it is once it stood so long)
+        self._failed_board: "tuple[np.ndarray, float] | None" = None
         # (kinds apart, still picture): of the still pictures that showed a set-up position
         # too faintly to be sure, the one that showed it best (`_calibration`)
         self._set_up_best: "tuple[float, np.ndarray] | None" = None
@@ -688,6 +691,7 @@ class Companion:
         if self._calibrate_since is None:
             self._calibrate_since = now
         waited = now - self._calibrate_since
+        unchanged = self._failed_for(now)
         if isinstance(e, BoardOutOfView):
             # part of the board lies out of the picture: the camera is to move, not the pieces
             # (a wide-angle lens close above the board, its near row beyond the picture, waited
@@ -700,7 +704,7 @@ class Companion:
             return
         if self.resumed and isinstance(e, CalibrationError) \
                 and self.watcher.config.corner_46 is not None \
-                and waited >= CALIBRATE_RESUMED_S:
+                and unchanged >= CALIBRATE_RESUMED_S:
             # The board is there but does not show the game's position (pieces moved while
             # the companion was off): read it as it is, the arbiter says what differs.
             self._calibrated = True
@@ -983,6 +987,28 @@ class Companion:
         self._still_frames.append(image)
         since = self._still_since if self._still_since is not None else now
         return now - since >= CALIBRATE_STILL_S - 1e-9
+
+    def _failed_for(self, now: float) -> float:
+        """How long the board of this still picture, which could not be learnt, has stood as it
+        is (the board's part of the thumbnail `_standing_still` made, unchanged since the last
+        picture that failed, or this one).  A capture's men laid down beside the board one by
+        one let the board stand still, with some of them still on it, twice in a second and a
+        half: a resumed game's board was read without calibration from the second, and the
+        record stopped (`tests/test_service.py`, a game resumed while a hand is over the board)."""
+        import numpy as np
+
+        thumb = self._thumb
+        if thumb is None:
+            return 0.0
+        box = self._box
+        if box is not None:
+            thumb = thumb[box[0][1]:box[1][1], box[0][0]:box[1][0]]
+        last = self._failed_board
+        if last is None or last[0].shape != thumb.shape or \
+                float(np.mean(np.abs(last[0] - thumb) > STILL_DELTA)) > STILL_SHARE:
+            self._failed_board = (thumb, now)
+            return 0.0
+        return now - last[1]
 
     def _board_box(self, image, scale: float, now: float
                    ) -> "tuple[tuple[int, int], tuple[int, int]] | None":

@@ -37,7 +37,7 @@ from renderer.camera_model import (BOARD_CORNERS_MM, CORNER_46, SQUARE_MM, Camer
                                  order_image_corners)
 from renderer.hands import Hand, draw_hand, hand_shadow_mask
 from renderer.scene import (SHADE_MM_PER_PX, SHADE_REACH_MM, TEXTURE_PX_PER_MM, Cell, Light, Shade,
-                          Style, board_texture, draw_piece_shadows, draw_pieces, shade_plane,
+                          Aside, Style, board_texture, draw_piece_shadows, draw_pieces, shade_plane,
                           texture_origin_mm)
 
 __all__ = ["Camera", "Style", "Lighting", "Hand", "Shade", "Rendered", "Renderer", "render",
@@ -262,31 +262,33 @@ class Renderer:
         return self._cameras.get((camera, style), make)
 
     def _scene(self, camera: Camera, style: Style, light: Light,
-               cells: Mapping[Cell, Piece]) -> tuple[_CameraLayer, np.ndarray]:
+               cells: Mapping[Cell, Piece], aside: tuple[Aside, ...] = ()
+               ) -> tuple[_CameraLayer, np.ndarray]:
         layer = self._camera_layer(camera, style)
-        key = (camera, style, light, _cells_key(cells))
+        key = (camera, style, light, _cells_key(cells), aside)
 
         def make() -> np.ndarray:
             img = layer.board.copy()
-            if cells and light.shadow > 0:
+            if (cells or aside) and light.shadow > 0:
                 h, w = img.shape[:2]
                 mask = np.zeros((int(h * _SHADOW_SCALE), int(w * _SHADOW_SCALE)), np.uint8)
-                draw_piece_shadows(mask, layer.model, style, light, cells, _SHADOW_SCALE)
+                draw_piece_shadows(mask, layer.model, style, light, cells, _SHADOW_SCALE, aside)
                 px_mm = float(layer.model.scale_px_per_mm(np.array([[200.0, 200.0]]))[0])
                 mask = cv2.GaussianBlur(mask, (0, 0), max(0.6, 2.5 * px_mm * _SHADOW_SCALE))
                 _darken(img, mask, light.shadow)
-            draw_pieces(img, layer.model, style, light, cells)
+            draw_pieces(img, layer.model, style, light, cells, aside)
             return img
         return layer, self._scenes.get(key, make)
 
     def _lit_scene(self, camera: Camera, style: Style, lighting: Lighting,
-                   cells: Mapping[Cell, Piece]) -> tuple[_CameraLayer, np.ndarray]:
+                   cells: Mapping[Cell, Piece], aside: tuple[Aside, ...] = ()
+                   ) -> tuple[_CameraLayer, np.ndarray]:
         """The scene under ``lighting``'s light maps with no hand over it (not to be written
         into): between moves the board stays unchanged for many frames, and the light maps'
         full-picture passes need not be made again for each."""
-        layer, scene = self._scene(camera, style, lighting.light, cells)
+        layer, scene = self._scene(camera, style, lighting.light, cells, aside)
         h, w = scene.shape[:2]
-        key = (camera, style, lighting, _cells_key(cells))
+        key = (camera, style, lighting, _cells_key(cells), aside)
         return layer, self._lit.get(key, lambda: _apply_lighting(scene.copy(), lighting,
                                                                 *self._light_maps(lighting, w, h)))
 
@@ -332,8 +334,9 @@ class Renderer:
                style: Style = Style(), lighting: Lighting = Lighting(),
                hand: Hand | Sequence[Hand] | None = None,
                seed: int = 0, *, cells: Mapping[Cell, Piece] | None = None,
-               shades: Sequence[Shade] = ()) -> Rendered:
+               shades: Sequence[Shade] = (), aside: Sequence[Aside] = ()) -> Rendered:
         """See `render`."""
+        aside = tuple(aside)
         all_cells: dict[Cell, Piece] = {}
         for sq, piece in (pieces or {}).items():
             all_cells[(row(sq), column(sq))] = piece
@@ -351,9 +354,9 @@ class Renderer:
         # Without hands the picture is the scene under the light maps, made once for an
         # unchanged board (`_lit_scene`); with them, hands go on the scene before the light.
         if hands:
-            layer, scene = self._scene(camera, style, light, all_cells)
+            layer, scene = self._scene(camera, style, light, all_cells, aside)
         else:
-            layer, scene = self._lit_scene(camera, style, lighting, all_cells)
+            layer, scene = self._lit_scene(camera, style, lighting, all_cells, aside)
         img = scene.copy()
         h, w = img.shape[:2]
         if hands:
@@ -487,15 +490,18 @@ def _motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
 
 def render(pieces: Mapping[int, Piece] | None = None, camera: Camera = Camera(), style: Style = Style(),
            lighting: Lighting = Lighting(), hand: Hand | Sequence[Hand] | None = None, seed: int = 0, *,
-           cells: Mapping[Cell, Piece] | None = None, shades: Sequence[Shade] = ()) -> Rendered:
+           cells: Mapping[Cell, Piece] | None = None, shades: Sequence[Shade] = (),
+           aside: Sequence[Aside] = ()) -> Rendered:
     """Draw ``pieces`` (square -> piece) on the board as ``camera`` sees it.
 
     ``cells`` ((row, col) -> piece) may add pieces on any cell, light squares included (a wrongly
     set board); ``hand`` puts a hand and arm (or several) over the board; ``shades`` lays the
     soft shades of people standing between the lamp and the board over it (`Shade`: they cover
-    no square in the truth); ``seed`` varies the sensor noise.
+    no square in the truth); ``aside`` stands pieces on the table beside the board (`Aside`:
+    board mm and piece; captured men laid down); ``seed`` varies the sensor noise.
     """
-    return Renderer().render(pieces, camera, style, lighting, hand, seed, cells=cells, shades=shades)
+    return Renderer().render(pieces, camera, style, lighting, hand, seed, cells=cells, shades=shades,
+                             aside=aside)
 
 
 def __getattr__(name: str) -> Any:

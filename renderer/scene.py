@@ -5,7 +5,8 @@
 - `board_texture`: a top-down picture of table, border and squares in board millimetres (see
   `renderer.camera_model` for the coordinates), which the renderer maps into the camera image.
 - `draw_pieces` / `draw_piece_shadows`: men and kings as 3-D cylinders drawn straight into the
-  (distorted) camera image, far to near, and their soft shadows.
+  (distorted) camera image, far to near, and their soft shadows; on the board's cells and, set
+  aside (`Aside`), on the table beside it.
 
 Men are cylinders `piece_diameter` squares wide and `man_height` squares high, with a side band
 shaded by the light, a bevelled rim and a pressed ring on top; a king is two men stacked, with a
@@ -412,10 +413,26 @@ def _shade(colour: BGR, k: float) -> tuple[int, int, int]:
     return tuple(int(min(255, max(0, v * k))) for v in colour)  # type: ignore[return-value]
 
 
+#: A piece standing off the board, on the table beside it: board (x, y) in mm and the piece
+#: (a captured man laid down by the player who took it).
+Aside = tuple[float, float, Piece]
+
+
+def placements(cells: Mapping[Cell, Piece], aside: tuple[Aside, ...] = ()) -> list[Aside]:
+    """Every piece of ``cells`` ((row, col) -> piece) at its cell's centre, and those ``aside``
+    on the table, as (x mm, y mm, piece)."""
+    return [(*cell_centre_mm(*rc), piece) for rc, piece in cells.items()] + list(aside)
+
+
 def draw_order(model: CameraModel, cells: Mapping[Cell, Piece]) -> list[Cell]:
     """Cells sorted far to near: by horizontal distance from the camera's foot point."""
     foot = np.array([model.C[0], model.C[1]])
     return sorted(cells, key=lambda rc: -float(np.hypot(*(np.array(cell_centre_mm(*rc)) - foot))))
+
+
+def _far_to_near(model: CameraModel, placed: list[Aside]) -> list[Aside]:
+    foot = (float(model.C[0]), float(model.C[1]))
+    return sorted(placed, key=lambda p: -math.hypot(p[0] - foot[0], p[1] - foot[1]))
 
 
 def draw_piece(image: np.ndarray, model: CameraModel, style: Style, light: Light,
@@ -527,27 +544,29 @@ def _runs(mask: np.ndarray) -> list[list[int]]:
 
 
 def draw_pieces(image: np.ndarray, model: CameraModel, style: Style, light: Light,
-                cells: Mapping[Cell, Piece]) -> None:
-    """Every piece of ``cells`` ((row, col) -> piece), far to near."""
-    for rc in draw_order(model, cells):
-        x, y = cell_centre_mm(*rc)
-        draw_piece(image, model, style, light, x, y, cells[rc])
+                cells: Mapping[Cell, Piece], aside: tuple[Aside, ...] = ()) -> None:
+    """Every piece of ``cells`` ((row, col) -> piece) and those ``aside`` on the table, far to
+    near."""
+    for x, y, piece in _far_to_near(model, placements(cells, aside)):
+        draw_piece(image, model, style, light, x, y, piece)
 
 
 def draw_piece_shadows(mask: np.ndarray, model: CameraModel, style: Style, light: Light,
-                       cells: Mapping[Cell, Piece], scale: float) -> None:
-    """Shadow footprints (value 255) of the pieces into a single-channel mask that is ``scale``
-    times the image's size: a contact ring and the cast shadow of the top."""
-    if not cells:
+                       cells: Mapping[Cell, Piece], scale: float,
+                       aside: tuple[Aside, ...] = ()) -> None:
+    """Shadow footprints (value 255) of the pieces (on ``cells`` and ``aside``) into a
+    single-channel mask that is ``scale`` times the image's size: a contact ring and the cast
+    shadow of the top."""
+    placed = placements(cells, aside)
+    if not placed:
         return
     r = style.radius_mm
-    keys = list(cells)
-    xs = np.array([cell_centre_mm(*rc)[0] for rc in keys])
-    ys = np.array([cell_centre_mm(*rc)[1] for rc in keys])
-    offs = light.shadow_offsets(np.array([style.man_height_mm * (2 if cells[rc].king else 1) for rc in keys]))
+    xs = np.array([p[0] for p in placed])
+    ys = np.array([p[1] for p in placed])
+    offs = light.shadow_offsets(np.array([style.man_height_mm * (2 if p[2].king else 1) for p in placed]))
     base = _rings(xs, ys, np.array([r * 1.03]), np.array([0.0]))[:, 0]
     cast = _rings(xs + offs[:, 0], ys + offs[:, 1], np.array([r]), np.array([0.0]))[:, 0]
-    uv = model.project(np.concatenate([base, cast], 1).reshape(-1, 3)).reshape(len(keys), 2 * _N, 2)
+    uv = model.project(np.concatenate([base, cast], 1).reshape(-1, 3)).reshape(len(placed), 2 * _N, 2)
     for poly in uv:
         hull = cv2.convexHull(_fix(poly * scale))
         cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, _SHIFT)

@@ -41,10 +41,10 @@ from rules.piece import Color, Piece
 from rules.position import Position
 from rules.squares import DIAGONALS, column, neighbour, row
 from renderer import recording
-from renderer.camera_model import SQUARE_MM, Camera, CameraModel
+from renderer.camera_model import BOARD_MM, SQUARE_MM, Camera, CameraModel
 from renderer.hands import SKIN_TONES, SLEEVES, Hand, mask_of, hand_shapes, in_picture
 from renderer.render import Lighting, Rendered, Renderer, Style
-from renderer.scene import BGR, Light, Shade
+from renderer.scene import BGR, Aside, Light, Shade
 from renderer.sensor import CameraBehaviour, apply_affine
 
 
@@ -67,7 +67,8 @@ class GameFrame:
     ``corners``, ``board_corners`` and ``rendered.corners`` already include it, `project`
     applies it to board points); ``rendered``: the scene's picture and truth, its image the
     frame's ``image``; ``shades``: the passing spectators' shades drawn on it (`SpectatorPass`;
-    no part of ``hand``, ``occluded`` or ``settled``).
+    no part of ``hand``, ``occluded`` or ``settled``); ``aside``: the captured pieces laid down
+    on the table beside the board so far (`Pace.lay_aside`; board mm and piece).
     """
 
     image: np.ndarray
@@ -90,6 +91,7 @@ class GameFrame:
     affine: np.ndarray
     resting: bool = False
     shades: tuple[Shade, ...] = ()
+    aside: tuple[Aside, ...] = ()
 
     def project(self, points: object) -> np.ndarray:
         """Pixels (N x 2) in this frame's ``image`` of board points (x, y) or (x, y, h) in mm."""
@@ -115,6 +117,7 @@ class _State:
         self.holding: Piece | None = None
         self.lifted: list[int] = []
         self.ply = 0
+        self.aside: list[Aside] = []  # captured pieces laid down beside the board, in order
 
 
 def _centre(square: int) -> tuple[float, float]:
@@ -132,6 +135,33 @@ def _lift(square: int) -> Callable[[_State], None]:
 def _drop(s: _State) -> None:
     """The hand puts the piece it holds down off the board (a captured piece, on the table)."""
     s.holding = None
+
+
+def _lay(x: float, y: float) -> Callable[[_State], None]:
+    """The hand lays the piece it holds down on the table beside the board at board (x, y) mm,
+    where it stays (`Pace.lay_aside`)."""
+    def act(s: _State) -> None:
+        assert s.holding is not None
+        s.aside.append((x, y, s.holding))
+        s.holding = None
+    return act
+
+
+def _done(ply: int, target: dict[int, Piece]) -> Callable[[_State], None]:
+    """The move is done: ``ply`` plies played, the board as ``target`` has it."""
+    def act(s: _State) -> None:
+        s.ply = ply
+        s.pieces = dict(target)
+    return act
+
+
+def _then(first: Callable[[_State], None], second: Callable[[_State], None]
+          ) -> Callable[[_State], None]:
+    """One action after the other, on one key."""
+    def act(s: _State) -> None:
+        first(s)
+        second(s)
+    return act
 
 
 def _put(square: int) -> Callable[[_State], None]:
@@ -160,6 +190,26 @@ def _offscreen(model: CameraModel, x: float, y: float, from_deg: float, h: float
 
 def _ease(t: float) -> float:
     return t * t * (3 - 2 * t)
+
+
+#: How far beyond the border a player who lays captured pieces aside (`Pace.lay_aside`) puts his
+#: row of them: its near edge that many mm from the border's outer edge (drawn per player).
+LAY_ASIDE_GAP_MM = (5.0, 30.0)
+
+
+def _aside_spot(seed: int, mover: Color, style: Style, count: int) -> tuple[float, float]:
+    """Where a player who lays captured pieces aside puts down his ``count``-th one (from 0):
+    rows along his edge of the board, beyond its border, a piece's width and a little apart,
+    the first row nearest the board (the row's start and its distance drawn once per player)."""
+    rng = np.random.default_rng([seed, 0x1A5D, 0 if mover is Color.WHITE else 1])
+    gap = float(rng.uniform(*LAY_ASIDE_GAP_MM))
+    first = float(rng.uniform(0.0, 120.0))
+    pitch = 2 * style.radius_mm * 1.08
+    per_row = max(1, int((BOARD_MM - first) // pitch))
+    along = first + style.radius_mm + (count % per_row) * pitch
+    out = style.border_mm + gap + style.radius_mm + (count // per_row) * pitch
+    # White plays from beyond row 9's edge (board y = BOARD_MM), Black from beyond row 0's
+    return (along, BOARD_MM + out) if mover is Color.WHITE else (BOARD_MM - along, -out)
 
 
 #: The share of quick games that `Pace.random` draws as blitz (`Pace.blitz`).
@@ -207,7 +257,12 @@ class Pace:
     row of squares under it) for the next `DRAPE_PLIES` plies, while both play on beside
     and under it with their other hands (found on altrender's players: selfplay-25 at seed
     5151004, a bare arm across the board for 27 seconds while eleven plies went by, and no
-    board seen whole between them).
+    board seen whole between them); ``lay_aside``: the chance that a player (drawn once per
+    player and game) lays each piece he captures down on the table on his side, in a row a
+    little beyond the border (`LAY_ASIDE_GAP_MM`), where it stays for the rest of the game, in
+    the picture and next to the board (found on altrender's players: its captured men lie
+    25 mm beyond the border, and the view beside the board never looked as it did at the start
+    again: the other renderer's selfplay-21 at seed 6565004).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -221,6 +276,7 @@ class Pace:
     hover: float = 0.0
     lean: float = 0.0
     drape: float = 0.0
+    lay_aside: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -236,14 +292,14 @@ class Pace:
         still in one move of four, hands resting at the edge, pieces slid, and the next mover's
         hand hovering over the board in one move of three."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5, drape=0.015)
+                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5, drape=0.015, lay_aside=0.5)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply, a hand
         resting at the edge or the next mover's hovering over the board."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5, drape=0.008)
+                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5, drape=0.008, lay_aside=0.5)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -253,7 +309,7 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.recovery.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5, drape=0.025)
+                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5, drape=0.025, lay_aside=0.5)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -736,6 +792,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
     prev_clear = False
     prev_pieces: dict[int, Piece] | None = None
     base_from = {Color.WHITE: 90.0, Color.BLACK: -90.0}
+    laid = {Color.WHITE: 0, Color.BLACK: 0}  # pieces each player laid aside so far
     pending: list[_Slot] = []
 
     def render(slot: _Slot) -> GameFrame:
@@ -758,7 +815,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         shades = tuple(shade for first, one in passing
                        if (shade := one.shade((index - first) / fps, light)) is not None)
         r = renderer.render(state.pieces, cam, style, scene_lighting, drawn or None,
-                            seed=seed * 100003 + index, shades=shades)
+                            seed=seed * 100003 + index, shades=shades, aside=state.aside)
         affine = identity
         if sensor is not None:
             seen = sensor.frame(r.image, index)
@@ -771,7 +828,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         settled = clear and prev_clear and prev_pieces == state.pieces
         frame = GameFrame(
             image=r.image, time=index / fps, index=index, ply=state.ply,
-            pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted),
+            pieces=dict(state.pieces), hand=r.hand, lifted=tuple(state.lifted), aside=tuple(state.aside),
             settled=settled, corners=r.corners, board_corners=r.board_corners,
             corner_46=r.corner_46, camera=cam, occluded=r.occluded, phase=slot.phase,
             move=slot.move, shaking=shaking, rendered=r, affine=affine, resting=resting,
@@ -969,6 +1026,11 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         # (drawn from its own stream, so that the scenes of every seed are otherwise unchanged)
         habit = np.random.default_rng([seed, ply, 0xCA77])
         carry_off = len(taken) > 1 and pace.carry_off > 0 and habit.random() < pace.carry_off
+        landed = after.piece_at(move.to_square)
+        crowned = not piece.king and landed is not None and landed.king
+        # (drawn once per player and game, from a stream of its own)
+        lays = pace.lay_aside > 0 and np.random.default_rng(
+            [seed, 0x1A5E, 0 if mover is Color.WHITE else 1]).random() < pace.lay_aside
         # the table on the mover's side, about 10 cm beyond the board's edge, level with the capture
         dx, dy = math.cos(math.radians(from_deg)), math.sin(math.radians(from_deg))
         table = (200.0 + dx * 340.0 + (tx - 200.0) * abs(dy),
@@ -979,12 +1041,21 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
             h = style.man_height_mm * (2 if pos.piece_at(sq) and pos.piece_at(sq).king else 1) + 4.0  # type: ignore[union-attr]
             keys.append(_Key(0.15 * speed, (x, y, h), "take", _lift(sq)))
             keys.append(_Key(0.15 * speed, (x, y, 50.0), "take"))
-            if carry_off and k < len(taken) - 1:
+            if lays:
+                # to the player's row beside the board, laid down there for good; the last one
+                # laid (no crown to come) finishes the move, the hand at work beside the board
+                ax, ay = _aside_spot(seed, mover, style, laid[mover])
+                laid[mover] += 1
+                lay = _lay(ax, ay)
+                if k == len(taken) - 1 and not crowned:
+                    lay = _then(lay, _done(ply + 1, after.pieces()))
+                keys.append(_Key(0.35 * speed, (ax, ay, 45.0), "take"))
+                keys.append(_Key(0.15 * speed, (ax, ay, h), "take", lay))
+                keys.append(_Key(0.12 * speed, (ax, ay, 45.0), "take"))
+            elif carry_off and k < len(taken) - 1:
                 # to the table beside the board, put down there, and back for the next
                 keys.append(_Key(0.4 * speed, table, "take"))
                 keys.append(_Key(float(habit.uniform(0.25, 0.5)), table, "take", _drop))
-        landed = after.piece_at(move.to_square)
-        crowned = not piece.king and landed is not None and landed.king
         if crowned:
             # Fetch a second man from beside the board and stack it.
             a = math.radians(from_deg)
@@ -1002,10 +1073,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
 
             keys.append(_Key(0.15 * speed, (tx, ty, 2 * style.man_height_mm + 4), "crown", crown))
 
-        def done(s: _State, n: int = ply + 1, target: dict[int, Piece] = after.pieces()) -> None:
-            s.ply = n
-            s.pieces = dict(target)
-
+        done = _done(ply + 1, after.pieces())
         last = keys[-1].pos
         assert last is not None
         keys.append(_Key(0.1, last, "leave", done))

@@ -76,9 +76,11 @@ def test_a_board_settled_beside_a_resting_hand_says_so(rest):
     once the hand has lain still long enough to be taken as the board: a dark hand's fingers
     over a man next to its arm, taken for a shade of the squares, hid the man, and Art. 27 was
     named at once (the system bench's selfplay-14 at seed 1212011).  A hand gone from the
-    picture marks nothing."""
+    picture marks nothing.  (Captured men carried out of the picture: men just laid down beside
+    the board are something from the table too, until they are learnt.)"""
     moves = moves_of("32-28", "19-23", "28x19", "14x23")
-    pace = replace(Pace.quick(), rest=rest, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0, drape=0.0)
+    pace = replace(Pace.quick(), rest=rest, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0, drape=0.0,
+                   lay_aside=0.0)
     cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
     frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.7), seed=4, behaviour=ROUGH,
@@ -100,12 +102,14 @@ def _plies_settled_soon_after_the_hand(frames, start: Position) -> list[int]:
     """The plies ``frames`` settle on through a watcher calibrated on ``start``, each checked:
     read right (what stands where: king or man is the arbiter's to weigh with the game, which
     knows where its kings are, `rules.matching`), never under a hand, within 0.3 s of the last
-    hand moving or over a square."""
+    hand moving or over a square, or laying a captured man down beside the board (the move is
+    not done while the hand is at work beside the board: `Pace.lay_aside`)."""
     watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
     watcher.calibrate(frames[0].image, board=start.pieces())
     settled, last_cover = [], None
     for f in frames[1:]:
-        if f.occluded or (f.hand and not f.resting):
+        laying = f.phase == "take" and any(f.rendered.hands_in_picture)
+        if f.occluded or (f.hand and not f.resting) or laying:
             last_cover = f.time
         s = watcher.feed(f.image, f.time)
         if s is not None:
@@ -177,18 +181,51 @@ def test_kings_landing_on_edge_squares_are_no_hand_at_quick_play(seed):
     square reaches into the ring around the board, and with the piece it took beside it the
     change spans two and a half squares there, as an arm does.  The pieces that moved explain
     it (their sides and shadows), so the board is read within 0.3 s of the hand leaving, never
-    after the 1.2 s a hand at rest is given (quick play's pauses are 0.3-0.8 s)."""
+    after the 1.2 s a hand at rest is given (quick play's pauses are 0.3-0.8 s).  (The men
+    taken are carried out of the picture: laid down beside the board one by one, the board
+    with one of them off is a board of its own, `Pace.lay_aside`.)"""
     start = Position.from_fen("W:W15,21,24,26:B8,12,K13,41")
     moves, pos = [], start
     for text in ("21-16", "13x5", "26-21", "41-47", "16-11", "5-46"):
         moves.append(pos.parse_move(text))
         pos = pos.play(moves[-1])
-    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0, drape=0.0)
+    pace = replace(Pace.quick(), rest=1.0, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0, drape=0.0,
+                   lay_aside=0.0)
     cam = Camera(tilt_deg=42.0, yaw_deg=-15.0, distance_mm=800.0)
     frames = list(game_frames(start, moves, fps=10, camera=cam, style=Style(),
                               lighting=Lighting(exposure=0.8), seed=seed, behaviour=ROUGH,
                               pace=pace))
     assert _plies_settled_soon_after_the_hand(frames, start) == list(range(1, len(moves) + 1))
+
+
+def test_captured_men_laid_beside_the_board_become_part_of_the_ring():
+    """Both players lay the men they capture in a row on the table a little beyond the border,
+    where they stay (`Pace.lay_aside`): never the bare ring again.  Once they have lain there
+    untouched for a few seconds the still board learns them (`StillMemory`), and the boards read
+    after that are no longer taken as beside something reaching in from the table
+    (`Settled.beside`, which makes the arbiter read a board twice before naming it): the
+    other renderer's captured men made every board of selfplay-21 at seed 6565004 so.  Every
+    move is still read, right, within 0.3 s of the hand leaving."""
+    moves = moves_of("32-28", "19-23", "28x19", "14x23", "31-26", "10-14", "35-30", "5-10")
+    pace = replace(Pace.quick(), rest=0.0, early_reply=0.0, slide=0.0, fidget=0.0, hover=0.0,
+                   drape=0.0, lay_aside=1.0)
+    cam = Camera(tilt_deg=28.0, yaw_deg=10.0, distance_mm=850.0)
+    frames = list(game_frames(Position.start(), moves, fps=10, camera=cam, style=Style(),
+                              lighting=Lighting(exposure=0.8), seed=4, behaviour=ROUGH,
+                              pace=pace, still_before={4: 4.0}))
+    assert [len(f.aside) for f in frames[-1:]] == [2]
+    watcher = BoardWatcher(WatchConfig(corner_46=frames[0].corner_46))
+    watcher.calibrate(frames[0].image, board=Position.start().pieces())
+    beside = {}
+    for f in frames[1:]:
+        s = watcher.feed(f.image, f.time)
+        if s is not None:
+            beside[f.ply] = s.beside
+            watcher.confirm(f.pieces)
+    assert sorted(beside) == list(range(1, len(moves) + 1))
+    assert not any(beside[ply] for ply in range(5, len(moves) + 1)), beside
+    assert _plies_settled_soon_after_the_hand(frames, Position.start()) == \
+        list(range(1, len(moves) + 1))
 
 
 def test_arms_over_most_of_the_board_are_hands_whatever_the_frame_noise():

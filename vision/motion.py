@@ -361,6 +361,9 @@ class StillMemory:
         if not stale.any():
             return still
         ring = _ring_mask()
+        set_down = None if early else _set_down(view, level, past, stale, ring, delta)
+        if set_down is not None and not set_down.any():
+            set_down = None
         # (early, the bare ring is the same picture as the reference: stale with it)
         if not early and (self.bare is None or self.bare.shape != view.shape):
             stale &= ~ring
@@ -370,10 +373,16 @@ class StillMemory:
             stale &= ~ring | ~across
             if across.any():
                 stale &= ~_lying_over(view, still, across, config, noise)
-        if not stale.any():
+        if set_down is not None:
+            stale &= ~set_down  # (taken below, however seldom the samples showed it)
+        if not stale.any() and set_down is None:
             return still
         # (within the stale pixels' bounding box, a pixel's neighbours with them: usually a
         # patch of the board, and this is done once a second)
+        if not stale.any():
+            out = still.copy()
+            out[set_down] = view[set_down]
+            return out
         ys, xs = np.nonzero(stale)
         box = (slice(max(ys.min() - 1, 0), ys.max() + 2), slice(max(xs.min() - 1, 0), xs.max() + 2))
         here, kept = view[box], reference[box]
@@ -390,6 +399,8 @@ class StillMemory:
             unlike += tolerant_change(before, kept) > delta
         need = len(past) + 1 if early else _MEMORY_SHARE * (len(past) + 1)
         stale[box] &= (alike >= need) & (unlike >= need)
+        if set_down is not None:
+            stale |= set_down
         if not stale.any() or (early and _corners_shown(view, stale) <= _corners_shown(reference, stale)):
             return still
         out = still.copy()
@@ -398,6 +409,39 @@ class StillMemory:
             self.bare = self.bare.copy()
             self.bare[stale & ring] = view[stale & ring]
         return out
+
+
+#: The samples (`_MEMORY_EVERY_S` apart, the view among them) through which something beside the
+#: board must have stood unchanged for `StillMemory` to learn it (`_set_down`).
+_SET_DOWN_SAMPLES = 3
+
+
+def _set_down(view: np.ndarray, level: np.ndarray, past: list, stale: np.ndarray,
+              ring: np.ndarray, delta: float) -> np.ndarray | None:
+    """The ring's pixels where the still reference is stale (``stale``) because something was
+    set down beside the board, or taken away, and stayed so: unchanged through the last
+    `_SET_DOWN_SAMPLES` samples, in regions of change that touch no square.  Captured men laid
+    in a row on the table a little beyond the border stay there for the rest of the game, never
+    as the bare ring was: learnt only so (`StillMemory`), they were something beside the board on
+    every frame, and a change beside every square near them (the other renderer's selfplay-21 at
+    seed 6565004; `renderer.sequence.Pace.lay_aside`).  A hand resting beside the board that
+    lies still as long is learnt too, and its leaving is motion, then learnt back; a hand whose
+    fingers reach over a square, an arm across the board, a shade over it touch squares and are
+    never learnt so.  None when there are too few samples yet."""
+    if len(past) < _SET_DOWN_SAMPLES - 1 or not (stale & ring).any():
+        return None
+    count, labels = cv2.connectedComponents(stale.astype(np.uint8), connectivity=8)
+    inner = labels[~ring]
+    touching = np.unique(inner[inner > 0])
+    out = stale & ring
+    if touching.size:
+        out &= ~np.isin(labels, touching)
+    for before, was in past[-(_SET_DOWN_SAMPLES - 1):]:
+        if not out.any():
+            break
+        gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
+        out &= tolerant_change(view, before * gain.astype(np.float32)) <= delta
+    return out
 
 
 #: The fewest cells a hand's own pixels (no shade) must cover for `StillMemory` to keep it out
