@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.colours import EMPTY, ColourModel, distance
-from vision.squares import (BoardView, CellProbabilities, _otsu, classify, colour_occupied,
+from vision.squares import (BoardView, CellProbabilities, _otsu, classify, colour_threshold,
                             empty_distance, learn_colours, normalised_tops, square_colours)
 
 #: Fewest cells the empty population is grown from (the most empty-looking; the start position
@@ -79,31 +79,55 @@ def outlier_scores(features: np.ndarray) -> np.ndarray:
     return score
 
 
-def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray]:
+def colour_sure(d: np.ndarray, threshold: float) -> np.ndarray:
+    """(10, 10) how sure each cell holds a piece by its distance from looking empty ``d``
+    alone: a logistic of its log less the split's (``threshold``, `colour_threshold`), one
+    pooled standard deviation of the two groups' logs (at least `MIN_LOG_SPREAD`) one e-fold."""
+    x = np.log1p(np.maximum(d, 0.0))
+    t = float(np.log1p(threshold))
+    groups = [g for g in (x[x <= t], x[x > t]) if len(g)]
+    pooled = float(np.sqrt(sum(g.var() * len(g) for g in groups) / x.size))
+    return 1.0 / (1.0 + np.exp(-(x - t) / max(pooled, MIN_LOG_SPREAD)))
+
+
+def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(10, 10) the cells of one photo that hold a piece: those that stand out by their colour
-    (`colour_occupied`), and the dark cells among the rest whose colour and outline together set
-    them clearly apart from the empty dark squares (see the module docstring); and (10, 10) how
+    (`colour_threshold`), and the dark cells among the rest whose colour and outline together
+    set them clearly apart from the empty dark squares (see the module docstring); (10, 10) how
     sure the latter are a piece by those two together (0 on every other cell): a logistic of
-    their score less the split's threshold, one robust standard deviation one e-fold."""
+    their score less the split's threshold, one robust standard deviation one e-fold; and
+    (10, 10) how sure every cell is a piece by its colour's distance alone (`colour_sure`)."""
     light, dark, dark_parity = square_colours(view)
     d = empty_distance(view, light, dark, dark_parity)
-    occupied = colour_occupied(d)
+    threshold = colour_threshold(d)
+    occupied = d > threshold
+    by_colour = colour_sure(d, threshold)
     sure = np.zeros((10, 10))
     rest = (view.parity == dark_parity) & ~occupied
     if np.count_nonzero(rest) <= SEED_CELLS:
-        return occupied, sure
+        return occupied, sure, by_colour
     score = outlier_scores(_features(d[rest], view.rim[rest]))
     threshold, separation = _otsu(score, 0.5)
     upper = score > threshold
     count = int(np.count_nonzero(upper))
     if separation < SPLIT_SEPARATION or count == 0:
-        return occupied, sure
+        return occupied, sure, by_colour
     if float(score[upper].min()) < (LONE_SCORE if count == 1 else PIECE_SCORE):
-        return occupied, sure
+        return occupied, sure, by_colour
     occupied = occupied.copy()
     occupied[rest] = upper
     sure[rest] = np.where(upper, 1.0 / (1.0 + np.exp(-(score - threshold))), 0.0)
-    return occupied, sure
+    return occupied, sure, by_colour
+
+
+def playing_parity(view: BoardView, occupied: np.ndarray) -> int:
+    """The parity ((row + col) % 2) of the squares the pieces stand on: the one holding more of
+    the ``occupied`` cells, the darker squares' on a tie.  Not always the darker: on a board
+    whose playing squares are the lighter in the photo's light (the labelled real photo 29.jpg,
+    buff and green squares under a lamp), the pieces tell."""
+    dark_parity = square_colours(view)[2]
+    on_dark = int(np.count_nonzero(occupied & (view.parity == dark_parity)))
+    return dark_parity if 2 * on_dark >= np.count_nonzero(occupied) else 1 - dark_parity
 
 
 def poor_tops(view: BoardView, model: ColourModel, dark_parity: int, sure: np.ndarray,
@@ -123,15 +147,33 @@ def poor_tops(view: BoardView, model: ColourModel, dark_parity: int, sure: np.nd
 def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np.ndarray]:
     """One photo's cells: the colour model learnt from the cells that hold a piece
     (`photo_occupied`, `learn_colours`), and every cell's probabilities: the colours'
-    (`classify`), where a piece stands out from the empty squares by its outline and colour
-    together, the empty reading's share moved to the pieces' by how sure that is (their
-    colours' word on which side it is kept); and (10, 10) the pieces read whose tops are no
-    height evidence (`poor_tops`)."""
-    occupied, sure = photo_occupied(view)
-    model, dark_parity = learn_colours(view, occupied)
+    (`classify`), where a cell of the squares the pieces stand on (`playing_parity`) stands out
+    from the empty squares (by its colour's distance from looking empty, or by its outline and
+    colour together), the empty reading's share moved to the pieces' by how sure that is
+    (their colours' word on which side it is kept); and (10, 10) the pieces read whose tops are
+    no height evidence (`poor_tops`)."""
+    occupied, sure, by_colour = photo_occupied(view)
+    playing = view.parity == playing_parity(view, occupied)
+    # the sides' colours from the pieces on the squares pieces stand on: a cell of the other
+    # parity read occupied is far more often a grid line a little off, its neighbour drawn into
+    # its floor (home-0060: eight mint squares, learnt as the lighter side's colour, made every
+    # red man the darker side and every dark one empty)
+    on_playing = occupied & playing
+    model, dark_parity = learn_colours(view, on_playing if np.count_nonzero(on_playing) >= 2
+                                       else occupied)
     p = classify(view, model, dark_parity).p
+    # Whether a cell holds a piece is told by how far its top lies from the square's own look
+    # beside it, against the other cells' (`photo_occupied`); which side by the colours.  The
+    # colours' own empty-or-piece weighing compares a top with the board-wide piece colours:
+    # a piece in a glare, a shade or a lamp's fall-off lies far from those and from its square
+    # alike, and read empty (`bench.stills` home-0003, -0020, -0077: olive, teal and white men
+    # washed out or shaded, 12 to 35 from looking empty where the empty squares lie under 5,
+    # read empty at 0.7 to 1.0).  On the other squares, where a piece stands only on a board
+    # set up wrongly, both must say so: a grid line off by a little there draws the neighbour
+    # into a square's floor (home-0060: eight light squares 14 to 20 from looking empty).
+    piece = np.maximum(sure, np.where(occupied & playing, by_colour, 0.0))
     side = p[..., 1:] / np.maximum(p[..., 1:].sum(axis=-1, keepdims=True), 1e-12)
-    moved = p[..., EMPTY] * sure
+    moved = p[..., EMPTY] * piece
     p = p.copy()
     p[..., EMPTY] -= moved
     p[..., 1:] += moved[..., None] * side

@@ -179,15 +179,21 @@ def _otsu(values: np.ndarray, eps: float = 1.0) -> tuple[float, float]:
     return best
 
 
-def colour_occupied(d: np.ndarray) -> np.ndarray:
-    """(10, 10) the cells that stand out from looking empty by their colour alone: ``d``
-    (`empty_distance`) above the best two-class split of its logarithm (30 when there is none),
-    and at least 12."""
+def colour_threshold(d: np.ndarray) -> float:
+    """The distance from looking empty (``d``, `empty_distance`) above which a cell stands out
+    by its colour alone: the best two-class split of its logarithm (30 when there is none), and
+    at least 12."""
     # three populations (empty, and two piece colours at different distances): split on a log
     # scale so that the nearer piece colour is not lumped with the empty squares
     log_thr, sep = _otsu(np.log1p(d), 0.05)
     thr = float(np.expm1(log_thr)) if sep > 2.0 else 30.0
-    return d > max(thr, 12.0)
+    return max(thr, 12.0)
+
+
+def colour_occupied(d: np.ndarray) -> np.ndarray:
+    """(10, 10) the cells that stand out from looking empty by their colour alone: ``d``
+    (`empty_distance`) above `colour_threshold`."""
+    return d > colour_threshold(d)
 
 
 def learn_colours(view: BoardView, occupied: np.ndarray | None = None
