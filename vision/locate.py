@@ -10,7 +10,9 @@ How the board is found (`find_board`):
 
 1. a seed grid: OpenCV's sector-based chessboard detector for the 9x9 inner corners; when pieces,
    glare or blur defeat it, the same detector in "larger" mode for any patch of at least 3x3
-   corners;
+   corners, fitted robustly (`_seed_homography`: such a patch carries stray corners at times)
+   and tried as every lattice of squares it can be part of (`_square_lattices`: the patch
+   sometimes steps over every other corner, along an axis or askew);
 2. growth: the image is warped to a top-down view through the current fit, every lattice point
    is scored as a checker "X" corner (diagonal quadrants alike, neighbouring quadrants unlike,
    sampled close to the corner where round pieces never reach), the good points are refined to
@@ -224,12 +226,68 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
         if len(pts) != rows * cols:
             continue
         part = np.array([(i, j) for j in range(rows) for i in range(cols)], dtype=np.float64)
-        yield part, pts, f"partial-{cols}x{rows}"
         # the detector sometimes locks onto every other corner, along one axis (pieces on
-        # every other row of the dark squares, a dim light) or both (pieces on the light
-        # squares): the grown fit with the most corners decides (`_find_at`)
-        for halved, step in (("x", (2, 1)), ("y", (1, 2)), ("", (2, 2))):
-            yield part * step, pts, f"partial-{cols}x{rows}-halved{halved}"
+        # every other row of the dark squares, a dim light), both (pieces on the light
+        # squares) or askew: the seed's lattice is then a part of the board's, and is tried
+        # as each lattice of squares it can be part of; the grown fit with the most corners
+        # decides (`_find_at`)
+        for M in _square_lattices(part, pts, gray.shape[:2], k):
+            name = "" if M is _SAME else "-lattice" + "".join(f"{v:+d}" for v in M.ravel())
+            yield part @ M.T, pts, f"partial-{cols}x{rows}{name}"
+
+
+def _sublattice_maps() -> tuple[np.ndarray, ...]:
+    """Integer maps M (2x2, entries -2..2, determinant 1, 2 or 4 in size) from a seed's lattice
+    coordinates to a lattice it may be a part of, one per lattice up to the square's symmetries
+    (turns and mirrors of the lattice name the same points), the fewest-times finer first."""
+    symmetries = [np.diag([sx, sy]) @ P for P in (np.eye(2, dtype=int), np.array([[0, 1], [1, 0]]))
+                  for sx in (1, -1) for sy in (1, -1)]
+    seen: dict[tuple[int, ...], tuple[int, np.ndarray]] = {}
+    for entries in np.array(np.meshgrid(*[np.arange(-2, 3)] * 4)).reshape(4, -1).T:
+        M = entries.reshape(2, 2)
+        det = abs(int(round(np.linalg.det(M))))
+        if det not in (1, 2, 4):
+            continue
+        key = max(tuple(int(v) for v in (S @ M).ravel()) for S in symmetries)
+        if key not in seen:
+            seen[key] = (det, np.array(key).reshape(2, 2))
+    maps = sorted(seen.values(), key=lambda dm: (dm[0], -int(np.trace(dm[1])), dm[1].tobytes()))
+    return tuple(m for _, m in maps)
+
+
+#: A seed's lattice taken as it is.
+_SAME = np.eye(2, dtype=int)
+#: The other lattices a seed's may be part of (`_sublattice_maps`).
+_SUBLATTICES = tuple(m for m in _sublattice_maps() if not np.array_equal(m, _SAME))
+
+
+#: `_stretch` of a seed's lattice up to which it may be a board's: a seed of 9 to 15 corners
+#: measures its lattice roughly (home still 0275 at seed 0: the board's own lattice measured
+#: 1.65 and 1.92 on two 3x3 seeds, where the grown fit's measure 1.0).
+_SEED_STRETCH = 2.0
+
+
+def _square_lattices(grid: np.ndarray, pts: np.ndarray, shape: tuple[int, int], k: float
+                     ) -> list[np.ndarray]:
+    """The maps M (seed lattice -> lattice, `_sublattice_maps`) under which a seed's lattice
+    is part of a lattice whose cells a camera can see as squares (`_stretch`), the seed's own
+    lattice first, then the fewest-times finer, the squarest first.  The detector's "larger"
+    patterns sometimes step two squares along one axis and one across the other at once (home
+    still 0145 at seed 0: a 4x4 seed stepping (0, -1) and (2, -1) squares): halving one axis
+    or both, as tried before, never made that the board's lattice, and it was not found.
+    ``pts`` in pixels of an image of ``shape`` times 1 / ``k``."""
+    H, _ = _seed_homography(grid, pts)
+    if not _regular(H):
+        return [_SAME]
+    full = (int(round(shape[0] / k)), int(round(shape[1] / k)))
+    out: list[tuple[int, float, int, np.ndarray]] = []
+    for n, M in enumerate(_SUBLATTICES):
+        lattice = np.eye(3)
+        lattice[:2, :2] = np.linalg.inv(M)
+        stretch = _stretch(H @ lattice, full)
+        if stretch <= _SEED_STRETCH:
+            out.append((abs(int(round(np.linalg.det(M)))), stretch, n, M))
+    return [_SAME] + [M for *_, M in sorted(out, key=lambda o: o[:3])]
 
 
 @dataclass(frozen=True)
@@ -251,13 +309,44 @@ def _regular(H: np.ndarray | None) -> bool:
             and float(np.linalg.cond(H)) < _WORST_CONDITION)
 
 
+#: Fewest seed corners a robust fit sorts (fewer: all are taken as they are).
+_ROBUST_SEED = 8
+
+
+def _seed_homography(grid: np.ndarray, pts: np.ndarray
+                     ) -> tuple[np.ndarray | None, set[tuple[int, int]]]:
+    """The seed's lattice -> image homography and the lattice points that agree with it.
+
+    The detector's "larger" patterns carry wrong corners at times: a row or a column extended
+    onto the border, the table's grain or a piece's rim, a square or more off (home still 0242
+    at seed 0: 3 of a 3x9 seed's corners off the board's lattice).  A least-squares homography
+    through all of them lay off every lattice point and the growth found no corner near it:
+    the board was not found.  So the homography is the least-median-of-squares fit's, refitted
+    on the corners within a quarter of the seed's step of it, when most of them are."""
+    everything = {(int(g[0]), int(g[1])) for g in grid}
+    H, _ = cv2.findHomography(grid, pts, 0)
+    if len(grid) < _ROBUST_SEED or not _regular(H):
+        return H, everything
+    Hr, _ = cv2.findHomography(grid, pts, cv2.LMEDS)
+    if not _regular(Hr):
+        return H, everything
+    at = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), Hr).reshape(-1, 2)
+    apart = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    step = float(np.median(apart.min(axis=1)))  # between the seed's neighbouring corners
+    keep = np.linalg.norm(at - pts, axis=1) < 0.25 * step
+    if keep.all() or keep.sum() < max(_ROBUST_SEED // 2 + 2, (len(grid) + 1) // 2):
+        return H, everything
+    H2, _ = cv2.findHomography(grid[keep], pts[keep], 0)
+    return H2, {(int(g[0]), int(g[1])) for g in grid[keep]}
+
+
 def _grow(lab: np.ndarray, gray: np.ndarray, grid: np.ndarray, pts: np.ndarray,
           px: int = 32, threshold: float = 0.25) -> _Fit | None:
     """Grow a seed fit over the whole checker pattern (see the module docstring)."""
-    H, _ = cv2.findHomography(grid, pts, 0)
+    H, known = _seed_homography(grid, pts)
     if not _regular(H):
         return None
-    known = {(int(g[0]), int(g[1])) for g in grid}
     scores: dict[tuple[int, int], float] = {}
     points: dict[tuple[int, int], tuple[float, float]] = {}
     for _ in range(8):
