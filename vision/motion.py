@@ -361,7 +361,7 @@ class StillMemory:
         if not stale.any():
             return still
         ring = _ring_mask()
-        set_down = None if early else _set_down(view, level, past, stale, ring, delta)
+        set_down = None if early else _set_down(view, reference, level, past, stale, ring, delta)
         if set_down is not None and not set_down.any():
             set_down = None
         # (early, the bare ring is the same picture as the reference: stale with it)
@@ -412,12 +412,14 @@ class StillMemory:
 
 
 #: The samples (`_MEMORY_EVERY_S` apart, the view among them) through which something beside the
-#: board must have stood unchanged for `StillMemory` to learn it (`_set_down`).
+#: board must have stood unchanged for `StillMemory` to learn it (`_set_down`), and how thick (view
+#: pixels from its edge to its core) it must be at least: a man is a disc of 7 view pixels.
 _SET_DOWN_SAMPLES = 3
+_SET_DOWN_CORE_PX = 2.0
 
 
-def _set_down(view: np.ndarray, level: np.ndarray, past: list, stale: np.ndarray,
-              ring: np.ndarray, delta: float) -> np.ndarray | None:
+def _set_down(view: np.ndarray, reference: np.ndarray, level: np.ndarray, past: list,
+              stale: np.ndarray, ring: np.ndarray, delta: float) -> np.ndarray | None:
     """The ring's pixels where the still reference is stale (``stale``) because something was
     set down beside the board, or taken away, and stayed so: unchanged through the last
     `_SET_DOWN_SAMPLES` samples, in regions of change that touch no square.  Captured men laid
@@ -427,7 +429,11 @@ def _set_down(view: np.ndarray, level: np.ndarray, past: list, stale: np.ndarray
     seed 6565004; `renderer.sequence.Pace.lay_aside`).  A hand resting beside the board that
     lies still as long is learnt too, and its leaving is motion, then learnt back; a hand whose
     fingers reach over a square, an arm across the board, a shade over it touch squares and are
-    never learnt so.  None when there are too few samples yet."""
+    never learnt so.  Nor is a shade (the table under another light: under one lamp the arms'
+    shadows sweep the ring, and learnt, each shadow's leaving was a change beside the board;
+    the other renderer's selfplay-30 at seed 5757004 recorded nothing for 17 s so), nor a
+    change with no core (`_SET_DOWN_CORE_PX`: a shadow's or a reflection's edge).  None when
+    there are too few samples yet."""
     if len(past) < _SET_DOWN_SAMPLES - 1 or not (stale & ring).any():
         return None
     count, labels = cv2.connectedComponents(stale.astype(np.uint8), connectivity=8)
@@ -436,12 +442,25 @@ def _set_down(view: np.ndarray, level: np.ndarray, past: list, stale: np.ndarray
     out = stale & ring
     if touching.size:
         out &= ~np.isin(labels, touching)
+    if not out.any():
+        return out
+    out &= ~shade(view, reference, delta)
+    if not out.any():
+        return out
     for before, was in past[-(_SET_DOWN_SAMPLES - 1):]:
         if not out.any():
-            break
+            return out
         gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
         out &= tolerant_change(view, before * gain.astype(np.float32)) <= delta
-    return out
+    if not out.any():
+        return out
+    # (what stood unchanged, each part with a core of its own)
+    count, labels = cv2.connectedComponents(out.astype(np.uint8), connectivity=8)
+    core = cv2.distanceTransform(np.pad(out.astype(np.uint8), 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    thick = np.zeros(count, dtype=bool)
+    thick[labels[core >= _SET_DOWN_CORE_PX]] = True
+    thick[0] = False
+    return out & thick[labels]
 
 
 #: The fewest cells a hand's own pixels (no shade) must cover for `StillMemory` to keep it out
