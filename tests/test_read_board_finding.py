@@ -13,10 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from renderer.render import Camera, Lighting, Style, render
-from rules.piece import BLACK, WHITE, Piece
-from vision.calibration import Orientation
-from vision.read import read_image
+from renderer.render import Camera, Lighting, Style
+from rules.piece import BLACK, WHITE
+from tests.vision_helpers import read_still_scene
 
 #: (white men, black men, white kings, black kings, style, camera, light, render seed).
 SCENES = {
@@ -79,12 +78,7 @@ SCENES = {
 
 @pytest.mark.parametrize("scene", sorted(SCENES))
 def test_the_board_is_found_where_it_lies_and_every_piece_read(scene):
-    white, black, white_kings, black_kings, style, camera, light, seed = SCENES[scene]
-    pieces = ({sq: Piece(WHITE) for sq in white} | {sq: Piece(BLACK) for sq in black}
-              | {sq: Piece(WHITE, True) for sq in white_kings}
-              | {sq: Piece(BLACK, True) for sq in black_kings})
-    frame = render(pieces, camera, style, light, seed=seed)
-    reading = read_image(frame.image)  # BoardNotFound before
+    pieces, read, reading, frame = read_still_scene(SCENES[scene])  # BoardNotFound before
     # each corner of the playing area within a sixth of a square of the renderer's (home-0145's
     # far corner, through a strong wide-angle lens, lies 0.11 of a square off; its cells are
     # read from their middles all the same)
@@ -92,8 +86,6 @@ def test_the_board_is_found_where_it_lies_and_every_piece_read(scene):
     square = np.mean([np.linalg.norm(truth[i] - truth[(i + 1) % 4]) for i in range(4)]) / 10
     off = [float(np.min(np.linalg.norm(truth - np.asarray(c), axis=1))) for c in reading.corners]
     assert max(off) < square / 6, f"corners off by {off} px (a square is {square:.0f} px)"
-    cells = Orientation.from_corner_46(frame.corner_46).square_cells()
-    read = {sq: reading.grid[r][c] for sq, (r, c) in enumerate(cells, start=1)}
     missed = sorted(sq for sq in pieces if read[sq] == ".")
     empty_wrong = sorted(sq for sq in range(1, 51) if sq not in pieces and read[sq] != ".")
     assert not missed and not empty_wrong, f"pieces read empty {missed}, empty read {empty_wrong}"

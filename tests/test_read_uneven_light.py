@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from renderer.render import Camera, Lighting, Style, render
-from rules.piece import BLACK, WHITE, Piece
-from vision.calibration import Orientation
-from vision.read import read_image
+from renderer.render import Camera, Lighting, Style
+from rules.piece import BLACK, WHITE
+from tests.vision_helpers import read_still_scene
 
 #: (white men, black men, white kings, black kings, style, camera, light, render seed).
 SCENES = {
@@ -104,17 +103,9 @@ SCENES = {
 }
 
 
-def read_scene(scene: tuple) -> tuple[dict[int, Piece], dict[int, str], object]:
-    """The scene's pieces, the reading of every square (1-50, as read: ``.``, ``w``, ``B`` ...),
-    and the reading."""
-    white, black, white_kings, black_kings, style, camera, light, seed = scene
-    pieces = ({sq: Piece(WHITE) for sq in white} | {sq: Piece(BLACK) for sq in black}
-              | {sq: Piece(WHITE, True) for sq in white_kings}
-              | {sq: Piece(BLACK, True) for sq in black_kings})
-    frame = render(pieces, camera, style, light, seed=seed)
-    reading = read_image(frame.image)
-    cells = Orientation.from_corner_46(frame.corner_46).square_cells()
-    read = {sq: reading.grid[r][c] for sq, (r, c) in enumerate(cells, start=1)}
+def read_scene(scene: tuple):
+    """The scene's pieces, the reading of every square, and the reading (`read_still_scene`)."""
+    pieces, read, reading, _ = read_still_scene(scene)
     return pieces, read, reading
 
 

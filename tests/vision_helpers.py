@@ -108,3 +108,24 @@ def glare_scene(start: Position, moves) -> list[GameFrame]:
                         shadow=0.20627, light_azimuth_deg=359.221, light_elevation_deg=59.938,
                         noise=0.0, blur=0.85826, jpeg_quality=None, sheen=0.062)
     return bench_scene(start, moves, 1818005, camera, style, lighting)
+
+
+def read_still_scene(scene: tuple):
+    """A `bench.stills` still drawn again from ``scene`` ((white men, black men, white kings,
+    black kings, style, camera, light, render seed)) and read by the real `read_image`, as
+    ``frisian-companion read`` reads a photo: the scene's pieces, the reading of every square
+    (1-50, as read: ``.``, ``w``, ``B`` ...), the reading, and the rendered frame (its truth)."""
+    from rules.piece import BLACK, WHITE, Piece
+    from renderer.render import render
+    from vision.calibration import Orientation
+    from vision.read import read_image
+
+    white, black, white_kings, black_kings, style, camera, light, seed = scene
+    pieces = ({sq: Piece(WHITE) for sq in white} | {sq: Piece(BLACK) for sq in black}
+              | {sq: Piece(WHITE, True) for sq in white_kings}
+              | {sq: Piece(BLACK, True) for sq in black_kings})
+    frame = render(pieces, camera, style, light, seed=seed)
+    reading = read_image(frame.image)
+    cells = Orientation.from_corner_46(frame.corner_46).square_cells()
+    read = {sq: reading.grid[r][c] for sq, (r, c) in enumerate(cells, start=1)}
+    return pieces, read, reading, frame
