@@ -964,9 +964,7 @@ class Companion:
                                  (3, 3), 0).astype(np.int16)
         previous, self._thumb = self._thumb, thumb
 
-        def moved(a, b) -> bool:
-            return float(np.mean(np.abs(a - b) > STILL_DELTA)) > STILL_SHARE
-
+        moved = _thumbs_differ
         still = previous is not None and previous.shape == thumb.shape and (
             not moved(thumb, previous)
             # else the board alone: a hand resting beside it, fidgeting, an arm on the table
@@ -995,8 +993,6 @@ class Companion:
         one let the board stand still, with some of them still on it, twice in a second and a
         half: a resumed game's board was read without calibration from the second, and the
         record stopped (`tests/test_service.py`, a game resumed while a hand is over the board)."""
-        import numpy as np
-
         thumb = self._thumb
         if thumb is None:
             return 0.0
@@ -1004,8 +1000,7 @@ class Companion:
         if box is not None:
             thumb = thumb[box[0][1]:box[1][1], box[0][0]:box[1][0]]
         last = self._failed_board
-        if last is None or last[0].shape != thumb.shape or \
-                float(np.mean(np.abs(last[0] - thumb) > STILL_DELTA)) > STILL_SHARE:
+        if last is None or last[0].shape != thumb.shape or _thumbs_differ(last[0], thumb):
             self._failed_board = (thumb, now)
             return 0.0
         return now - last[1]
@@ -1606,3 +1601,11 @@ class Companion:
             self.view.close()
         if self.owns_store:
             self.store.close()
+
+
+def _thumbs_differ(a, b) -> bool:
+    """Whether two of `Companion._standing_still`'s thumbnails (or the same crops of them) show
+    something moved: more than `STILL_SHARE` of their pixels differ by over `STILL_DELTA`."""
+    import numpy as np
+
+    return float(np.mean(np.abs(a - b) > STILL_DELTA)) > STILL_SHARE

@@ -424,13 +424,9 @@ def placements(cells: Mapping[Cell, Piece], aside: tuple[Aside, ...] = ()) -> li
     return [(*cell_centre_mm(*rc), piece) for rc, piece in cells.items()] + list(aside)
 
 
-def draw_order(model: CameraModel, cells: Mapping[Cell, Piece]) -> list[Cell]:
-    """Cells sorted far to near: by horizontal distance from the camera's foot point."""
-    foot = np.array([model.C[0], model.C[1]])
-    return sorted(cells, key=lambda rc: -float(np.hypot(*(np.array(cell_centre_mm(*rc)) - foot))))
-
-
 def _far_to_near(model: CameraModel, placed: list[Aside]) -> list[Aside]:
+    """Pieces placed at (x mm, y mm) sorted far to near: by horizontal distance from the
+    camera's foot point."""
     foot = (float(model.C[0]), float(model.C[1]))
     return sorted(placed, key=lambda p: -math.hypot(p[0] - foot[0], p[1] - foot[1]))
 

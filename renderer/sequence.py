@@ -793,6 +793,10 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
     prev_pieces: dict[int, Piece] | None = None
     base_from = {Color.WHITE: 90.0, Color.BLACK: -90.0}
     laid = {Color.WHITE: 0, Color.BLACK: 0}  # pieces each player laid aside so far
+    # who lays captured pieces aside (`Pace.lay_aside`): drawn once per player and game, from a
+    # stream of its own
+    lays_aside = {c: pace.lay_aside > 0 and np.random.default_rng(
+        [seed, 0x1A5E, 0 if c is Color.WHITE else 1]).random() < pace.lay_aside for c in Color}
     pending: list[_Slot] = []
 
     def render(slot: _Slot) -> GameFrame:
@@ -1028,9 +1032,7 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         carry_off = len(taken) > 1 and pace.carry_off > 0 and habit.random() < pace.carry_off
         landed = after.piece_at(move.to_square)
         crowned = not piece.king and landed is not None and landed.king
-        # (drawn once per player and game, from a stream of its own)
-        lays = pace.lay_aside > 0 and np.random.default_rng(
-            [seed, 0x1A5E, 0 if mover is Color.WHITE else 1]).random() < pace.lay_aside
+        lays = lays_aside[mover]
         # the table on the mover's side, about 10 cm beyond the board's edge, level with the capture
         dx, dy = math.cos(math.radians(from_deg)), math.sin(math.radians(from_deg))
         table = (200.0 + dx * 340.0 + (tx - 200.0) * abs(dy),

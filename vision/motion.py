@@ -375,30 +375,8 @@ class StillMemory:
                 stale &= ~_lying_over(view, still, across, config, noise)
         if set_down is not None:
             stale &= ~set_down  # (taken below, however seldom the samples showed it)
-        if not stale.any() and set_down is None:
-            return still
-        # (within the stale pixels' bounding box, a pixel's neighbours with them: usually a
-        # patch of the board, and this is done once a second)
-        if not stale.any():
-            out = still.copy()
-            out[set_down] = view[set_down]
-            return out
-        ys, xs = np.nonzero(stale)
-        box = (slice(max(ys.min() - 1, 0), ys.max() + 2), slice(max(xs.min() - 1, 0), xs.max() + 2))
-        here, kept = view[box], reference[box]
-        # how many of the samples show what the view shows, and how many not what the still
-        # reference shows: in a dim room a dark sleeve differs from the squares under it by
-        # little more than the threshold, and was learnt where it passed often
-        alike = np.ones(here.shape[:2], dtype=np.int32)  # the view itself
-        unlike = np.ones(here.shape[:2], dtype=np.int32)
-        for before, was in past:
-            # the exposure's drift between them, as the ratio of their channels' medians
-            gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
-            before = before[box] * gain.astype(np.float32)
-            alike += tolerant_change(here, before) <= delta
-            unlike += tolerant_change(before, kept) > delta
-        need = len(past) + 1 if early else _MEMORY_SHARE * (len(past) + 1)
-        stale[box] &= (alike >= need) & (unlike >= need)
+        if stale.any():
+            stale = _often(view, reference, level, past, stale, delta, early)
         if set_down is not None:
             stale |= set_down
         if not stale.any() or (early and _corners_shown(view, stale) <= _corners_shown(reference, stale)):
@@ -409,6 +387,32 @@ class StillMemory:
             self.bare = self.bare.copy()
             self.bare[stale & ring] = view[stale & ring]
         return out
+
+
+def _often(view: np.ndarray, reference: np.ndarray, level: np.ndarray, past: list,
+           stale: np.ndarray, delta: float, early: bool) -> np.ndarray:
+    """``stale`` where the samples (`StillMemory`) showed what the view shows, and not what the
+    still reference shows, often enough (`_MEMORY_SHARE` of them; all of them ``early``)."""
+    # (within the stale pixels' bounding box, a pixel's neighbours with them: usually a
+    # patch of the board, and this is done once a second)
+    ys, xs = np.nonzero(stale)
+    box = (slice(max(ys.min() - 1, 0), ys.max() + 2), slice(max(xs.min() - 1, 0), xs.max() + 2))
+    here, kept = view[box], reference[box]
+    # how many of the samples show what the view shows, and how many not what the still
+    # reference shows: in a dim room a dark sleeve differs from the squares under it by
+    # little more than the threshold, and was learnt where it passed often
+    alike = np.ones(here.shape[:2], dtype=np.int32)  # the view itself
+    unlike = np.ones(here.shape[:2], dtype=np.int32)
+    for before, was in past:
+        # the exposure's drift between them, as the ratio of their channels' medians
+        gain = np.clip(level / np.maximum(was, 1.0), 1 - _GAIN_LIMIT, 1 + _GAIN_LIMIT)
+        before = before[box] * gain.astype(np.float32)
+        alike += tolerant_change(here, before) <= delta
+        unlike += tolerant_change(before, kept) > delta
+    need = len(past) + 1 if early else _MEMORY_SHARE * (len(past) + 1)
+    out = stale.copy()
+    out[box] &= (alike >= need) & (unlike >= need)
+    return out
 
 
 #: The samples (`_MEMORY_EVERY_S` apart, the view among them) through which something beside the
