@@ -172,7 +172,9 @@ class Arbiter(Recovery):
     # the squares seen holding a piece on the way since the last recorded move, in order
     _placed_seen: list[int] = field(default_factory=list, repr=False)
     # the watcher's frame each square was first seen lifted or placed on since the last
-    # recorded move, when it says (`Settled.lifted_at`, `placed_at`): ("lifted" | "placed", sq)
+    # recorded move, when it says (`Settled.lifted_at`, `placed_at`): ("lifted" | "placed", sq);
+    # and the last it was seen clearly unchanged on (`open_last`, `stood_last`): ("open" |
+    # "stood", sq)
     _sighted: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     _untold: tuple[str, ...] = field(default=(), repr=False)  # lines `_recover` cannot tell apart
     # boards read whole in passing since the last recorded move that the arbiter only looked
@@ -508,7 +510,8 @@ class Arbiter(Recovery):
         del self._glimpses[:-RECOVERY_READINGS]
 
     def _sight(self, settled: Settled) -> None:
-        """Keep the frame each square of ``settled`` was first seen lifted or placed on."""
+        """Keep the frame each square of ``settled`` was first seen lifted or placed on, and the
+        last it was seen clearly unchanged on."""
         for kind, squares, frames in (("lifted", settled.lifted, settled.lifted_at),
                                       ("placed", settled.placed, settled.placed_at)):
             if len(frames) != len(squares):
@@ -517,6 +520,10 @@ class Arbiter(Recovery):
                 if frame < _NEVER_SEEN:
                     key = (kind, sq)
                     self._sighted[key] = min(frame, self._sighted.get(key, frame))
+        for kind, last in (("open", settled.open_last), ("stood", settled.stood_last)):
+            for sq, frame in last:
+                key = (kind, sq)
+                self._sighted[key] = max(frame, self._sighted.get(key, frame))
 
     def _forget(self) -> None:
         """The board is accounted for (a move recorded, the board as it stands): the readings

@@ -193,7 +193,11 @@ class Settled:
     not tell from the squares): a board that nothing legal or irregular explains is read again
     before it is named.
     ``lifted_at`` and ``placed_at``: when each lifted and placed square was seen so (the
-    watcher's frame number, in the same order), when the watcher knows it (else empty)."""
+    watcher's frame number, in the same order), when the watcher knows it (else empty).
+    ``open_last`` and ``stood_last``: (square, frame) the last frame each square was seen
+    clearly as the last still board had it, empty or holding its piece, while the hand was over
+    the board (an order of first sightings is evidence only where the other square could have
+    been seen changing; `rules.recovery`)."""
 
     observation: Observation
     lifted: tuple[int, ...] = ()
@@ -205,13 +209,17 @@ class Settled:
     beside: bool = False
     lifted_at: tuple[int, ...] = field(default=(), compare=False)
     placed_at: tuple[int, ...] = field(default=(), compare=False)
+    open_last: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    stood_last: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
     def turned(self) -> "Settled":
         """The same settled board turned half round with the sides swapped (`Observation.turned`;
         a lifted or placed square n is 51 - n)."""
         return Settled(self.observation.turned(), tuple(51 - sq for sq in self.lifted), self.time,
                        self.complete, self.frame, tuple(51 - sq for sq in self.placed),
-                       self.provisional, self.beside, self.lifted_at, self.placed_at)
+                       self.provisional, self.beside, self.lifted_at, self.placed_at,
+                       tuple((51 - sq, f) for sq, f in self.open_last),
+                       tuple((51 - sq, f) for sq, f in self.stood_last))
 
     def seen_before(self, lifted: int, placed: int) -> bool:
         """Whether square ``lifted`` was seen lifted before square ``placed`` was seen holding

@@ -549,7 +549,8 @@ class Recovery:
         or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
         only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
         beside the hand, on several frames), or, among lines that all do, the only one that puts
-        them down in the order first seen; else the only one the frames of the sightings allow
+        them down in the order first seen (`_placed_before`); else the only one the frames of
+        the sightings allow
         (`_seen_in_order`); else, when no line puts a piece on every such square, the only one
         that puts pieces on the most of them, in the order first seen.  None when the sightings
         tell none, or not one alone, apart (a line from the board as seen, `Root.AS_SEEN`, is
@@ -583,8 +584,9 @@ class Recovery:
             # 7-12 46-41 2-8 was recorded for 2-8 46-41 7-12, whose landings 8, 41 were seen in
             # that order (the system bench's selfplay-28 at seed 3535014)
             landed = Counter(lands(line))
-            order = [seen[sq] for sq in lands(line) if sq in seen and landed[sq] == 1]
-            return all(a <= b for a, b in zip(order, order[1:]))
+            order = [sq for sq in lands(line) if sq in seen and landed[sq] == 1]
+            return not any(self._placed_before(later, sq, seen)
+                           for i, sq in enumerate(order) for later in order[i + 1:])
 
         # the squares first; the order they were first seen in only between lines that put
         # pieces on the same squares (a piece put down beside a resting hand is seen late)
@@ -605,12 +607,25 @@ class Recovery:
         fitting = [entry for entry in tied if covered(entry[0]) == most and in_order(entry[0])]
         return fitting[0] if most and len(fitting) == 1 else None
 
+    def _placed_before(self, square: int, other: int, seen: dict[int, int]) -> bool:
+        """Whether the camera saw a piece put down on ``square`` before one on ``other``: first
+        seen holding it earlier (``seen``: the order of first sightings), and, when the
+        watcher says on which frames (`Settled.placed_at`, `open_last`), ``other`` seen
+        clearly empty after that.  A square under the hand is seen holding its piece late: at
+        blitz 12-18 34-29 6-11 was recorded as 6-11 34-29 12-18, 18 first seen holding its man
+        after 11, yet never seen empty after 11 was put down (the system bench's selfplay-22
+        at seed 7474009)."""
+        at, other_at = self._sighted.get(("placed", square)), self._sighted.get(("placed", other))
+        if at is None or other_at is None:
+            return seen[square] < seen[other]
+        return at < other_at and self._sighted.get(("open", other), -1) >= at
+
     def _seen_in_order(self, tied: list[tuple[Line, "Trail", int]]
                        ) -> tuple[Line, "Trail", int] | None:
         """Of lines that give the same board, the only one whose order the frames allow that
         the camera saw their pieces lifted and put down on (`_sighted`): a move seen done (its
-        piece seen lifted and seen put down) before another move's piece was first seen lifted
-        came before it.  Six plies under hovering hands, first seen still at their end: 1-7 was
+        piece seen lifted and seen put down) while another move's piece was still seen standing
+        (`Settled.stood_last`) came before it.  Six plies under hovering hands, first seen still at their end: 1-7 was
         seen done while 40 and 14 still stood, yet 40-35 14-19 44-39 1-7 50-44 10-14 was
         recorded for 44-39 1-7 40-35 14-19 50-44 10-14 (the other renderer's selfplay-18 at
         seed 47006).  A square that the line lifts from, or puts a piece on, twice tells
@@ -630,8 +645,13 @@ class Recovery:
             return out
 
         def allowed(line: Line) -> bool:
+            # a move seen done while the piece of a move the line has before it was still seen
+            # standing came before that one; a piece first seen lifted later may only have been
+            # under the hand (`_placed_before`)
             seen = sightings(line)
+            movers = [move.from_square for move, _ in line.moves]
             return not any(lift is not None and done is not None and done < lift
+                           and self._sighted.get(("stood", movers[i]), -1) >= done
                            for i, (lift, _) in enumerate(seen) for _, done in seen[i + 1:])
 
         if len(tied) < 2 or not self._sighted:

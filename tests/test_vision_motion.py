@@ -281,8 +281,8 @@ def test_a_hand_held_still_over_the_board_is_read_around_and_never_taken_as_piec
     """A player thinks with a hand held still over the board for three seconds, then takes it
     away (the other renderer's hovering hands).  It was taken as part of the board after 1.2 s
     and read as pieces: men "turned black" under it, Art. 27 named.  The board is read around
-    it, the squares it covers occluded (they tell nothing); once it has gone the board is read
-    whole, as it stands."""
+    it, the squares it covers occluded (they tell nothing, not even that they stood unchanged);
+    once it has gone the board is read whole, as it stands."""
     from renderer.hands import Hand
     from renderer.render import Renderer
     cam = Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=800.0)
@@ -314,6 +314,10 @@ def test_a_hand_held_still_over_the_board_is_read_around_and_never_taken_as_piec
         # what the camera reads confidently is the board as it stands
         assert all(obs.reading(sq).content == pieces.get(sq) for sq in range(1, 51)
                    if not obs.reading(sq).occluded)
+        # and where it saw the board unchanged beside the hand (which order of first sightings
+        # is evidence, `rules.recovery`) is never under it: the far half, not the hand's squares
+        unchanged = {sq for sq, _ in (*s.open_last, *s.stood_last)}
+        assert not covered & unchanged and set(range(1, 21)) <= unchanged
     after = [s for i, s in settled if i >= 35]
     assert after and after[-1].observation.board() == pieces and not after[-1].observation.occluded
 

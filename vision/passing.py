@@ -9,6 +9,11 @@ beside the hand are still seen.  Two things seen there matter to the arbiter:
   piece put down on the way, maybe taken again before the board was still: which of two moves
   that end on the same board was played, a man's 12-7 or 12-8 before a king took it).
 
+The order in which squares were first seen lifted or placed says which move came first only
+where the camera could have seen the other square change: a square under the hand is seen late.
+So each square's last clear sighting as the still board has it is kept too (*open*: an empty
+square seen clearly empty; *stood*: a piece seen clearly standing).
+
 `Passing` counts such sightings, frame by frame, for one hand's visit (an episode).
 """
 
@@ -21,12 +26,15 @@ from dataclasses import dataclass, field
 class Passing:
     """Sightings of one episode: square -> the frames it was seen empty on (a very sure frame
     twice), how many frames (a very sure frame counts twice) it was seen so clearly; and the
-    frame a square was first seen placed, and on how many frames."""
+    frame a square was first seen placed, and on how many frames; and the last frame each
+    square was seen clearly as the still board has it (empty, or holding its piece)."""
 
     empty_seen: dict[int, list[int]] = field(default_factory=dict)
     empty_frames: dict[int, int] = field(default_factory=dict)
     first_placed: dict[int, int] = field(default_factory=dict)
     placed_frames: dict[int, int] = field(default_factory=dict)
+    last_open: dict[int, int] = field(default_factory=dict)
+    last_stood: dict[int, int] = field(default_factory=dict)
 
     def seen_empty(self, square: int, frame: int, clear: bool, weight: int = 1) -> None:
         """A square of the still board read empty on ``frame``; ``clear``: seen clearly (not
@@ -39,6 +47,11 @@ class Passing:
         """A square the still board had empty read clearly holding a piece on ``frame``."""
         self.first_placed.setdefault(square, frame)
         self.placed_frames[square] = self.placed_frames.get(square, 0) + 1
+
+    def seen_unchanged(self, square: int, frame: int, occupied: bool) -> None:
+        """A square read clearly as the still board has it on ``frame``: ``occupied``, its piece
+        standing; else empty."""
+        (self.last_stood if occupied else self.last_open)[square] = frame
 
     def lifted(self, gone: list[int], need: int) -> tuple[int, ...]:
         """The squares whose pieces are ``gone`` from the still board, and those seen clearly
@@ -68,5 +81,5 @@ class Passing:
         def turn(d: dict[int, int]) -> dict[int, int]:
             return {51 - sq: n for sq, n in d.items()}
         return Passing({51 - sq: f for sq, f in self.empty_seen.items()}, turn(self.empty_frames),
-                       turn(self.first_placed),
-                       turn(self.placed_frames))
+                       turn(self.first_placed), turn(self.placed_frames), turn(self.last_open),
+                       turn(self.last_stood))

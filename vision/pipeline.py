@@ -825,7 +825,9 @@ class BoardWatcher:
         """When the ``lifted`` and ``placed`` squares of this episode were seen so (`Settled`)."""
         need = self.config.lift_frames
         return {"lifted_at": tuple(self._passing.lifted_at(sq, need) for sq in lifted),
-                "placed_at": tuple(self._passing.placed_at(sq) for sq in placed)}
+                "placed_at": tuple(self._passing.placed_at(sq) for sq in placed),
+                "open_last": tuple(sorted(self._passing.last_open.items())),
+                "stood_last": tuple(sorted(self._passing.last_stood.items()))}
 
     def _track_cells(self, kept: Kept, sample: MotionSample, time: float) -> None:
         """Follow each cell alone (`_beside_hands`): quiet while no hand covers it or a cell
@@ -1145,13 +1147,22 @@ class BoardWatcher:
             if beside is not None:
                 clear &= ~beside
             clear &= ~self._leaving(sample, over, hand, beside)
+        # Seen unchanged (the order first sightings give is evidence only where the other
+        # square was seen so after: `Passing.last_open`, `last_stood`): as for a placing, read
+        # surely as the still board has it, neither it nor a neighbour under the hand.
         for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
+            beside = hand is not None and not hand[r, c]
+            piece = beside and max(probs[r, c, 1], probs[r, c, 2]) > 0.9
             if self._reference.reading(sq).content is None:
-                if hand is not None and not hand[r, c] and max(probs[r, c, 1], probs[r, c, 2]) > 0.9:
+                if piece:
                     self._passing.seen_placed(sq, self._frames)
+                elif beside and probs[r, c, 0] > 0.9:
+                    self._passing.seen_unchanged(sq, self._frames, occupied=False)
             elif probs[r, c, 0] > 0.9:
                 self._passing.seen_empty(sq, self._frames, bool(clear[r, c]),
                                          2 if probs[r, c, 0] > _LIFT_SURE else 1)
+            elif piece:
+                self._passing.seen_unchanged(sq, self._frames, occupied=True)
 
     def _leaving(self, sample: MotionSample, *hiding: np.ndarray | None) -> np.ndarray:
         """(10, 10) the cells the hand may have hidden on the frame before (``hiding``: what
