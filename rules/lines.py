@@ -309,7 +309,8 @@ class Searches:
     line passed, `Trail.follow`), and the legal moves of every position expanded are shared.
     A search that spent its `Budget` is kept as such (a reading it was for then fits nothing),
     so that a costly board is not searched in vain once per reading; it is searched again only
-    under a larger budget (a board searched further, `rules.recovery.DEEP_WORK`).  The arbiter
+    with more work left to it than it had (a board searched further, `rules.recovery.DEEP_WORK`,
+    or one that the searches before it had left little).  The arbiter
     keeps one from its last recorded move on."""
 
     def __init__(self) -> None:
@@ -320,7 +321,12 @@ class Searches:
     def lines(self, state: movegen.RawState, plies: int, sure: SureKinds,
               budget: Budget | None = None, slack: int = 0) -> Search:
         key = (state, plies, sure.white, sure.black, sure.empty, slack)
-        work = _UNBOUNDED if budget is None else budget.work
+        # (what this search may spend is what the board's budget has left: a search that the
+        # searches before it starved is searched again when more is left; kept as if it had had
+        # the whole budget, a board ten plies on that an unfittable reading before it starved was
+        # never searched again, and the record stopped for good: the system bench's selfplay-16
+        # at seed 7474002)
+        work = _UNBOUNDED if budget is None else max(budget.left, 0)
         kept = self._found.get(key)
         if kept is None or (not kept[0].complete and work > kept[1]):
             found = legal_lines(Position(state), plies, sure, self.moves, budget, slack)
