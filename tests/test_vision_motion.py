@@ -533,6 +533,70 @@ def test_a_board_learnt_with_a_hand_held_still_over_it_reads_the_next_move_whole
     assert not settled[0].occluded and settled[0].board() == after
 
 
+@pytest.mark.parametrize("from_deg, x_mm, y_mm", [(90.0, 100.0, 300.0), (120.0, 140.0, 320.0)])
+def test_a_hand_resting_over_men_while_captures_change_the_board_is_never_learnt_early(
+        from_deg, x_mm, y_mm):
+    """Blitz under a camera 44 degrees off vertical: a hand comes to rest over the white men
+    at the board's edge, where their sides hide the grid's corners anyway, while the other
+    hand plays four plies with captures elsewhere, in the first seconds of the game, no still
+    board in between.  The still memory, still young (`vision.motion.StillMemory`: early, it
+    learns what its last samples all showed where the view shows more grid corners than the
+    still view), counted the corners over everything it would learn at once: the captured
+    men's squares showed more of them, the resting hand hid none the men did not, and the hand
+    was learnt as the board.  It was no hand from then on, the men under it were read, not
+    occluded, and one white man read surely empty (the system bench's selfplay-20 at seed
+    7474006: no ply recorded).  Each region of change is judged on its own corners: the hand
+    stays a hand, the board is read around it, and its leaving is no hand."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+
+    cam = Camera(tilt_deg=44.0, yaw_deg=150.0, distance_mm=730.0, fov_deg=66.0)
+    renderer, light = Renderer(), Lighting(noise=2.0)
+    start = Position.start()
+    after = start
+    for move in moves_of("34-30", "19-24", "30x19", "13x24"):
+        after = after.play(move)
+    before, after = start.pieces(), after.pieces()
+    resting = Hand(x_mm=x_mm, y_mm=y_mm, from_deg=from_deg, height_mm=40, sleeve_mm=300)
+
+    def mover(t: float) -> Hand:  # the other hand, playing over black's side all along
+        return Hand(x_mm=260 + 100 * np.sin(3 * t), y_mm=60 + 40 * np.cos(2 * t),
+                    from_deg=-90, height_mm=60, sleeve_mm=300)
+
+    def scene(t: float) -> tuple[dict, list[Hand] | None]:
+        if t < 1.0:
+            return before, None
+        if t < 2.0:
+            return before, [mover(t)]
+        if t < 7.0:  # the captures made at 4 s, beside the resting hand
+            return before if t < 4.0 else after, [resting, mover(t)]
+        return after, [resting] if t < 9.0 else None
+
+    fps = 6
+    first = renderer.render(before, cam, Style(), light, seed=0)
+    watcher = BoardWatcher(WatchConfig(corner_46=first.corner_46))
+    watcher.calibrate(first.image)
+    covered = set(renderer.render(after, cam, Style(), light, hand=resting).occluded)
+    assert covered and all(after.get(sq) is not None for sq in covered), "it rests over men"
+    under, gone = [], []
+    for i in range(int(10.5 * fps)):
+        t = i / fps
+        pieces, hands = scene(t)
+        s = watcher.feed(renderer.render(pieces, cam, Style(), light, hand=hands,
+                                         seed=10 + i).image, t)
+        if s is not None:
+            (under if 2.0 <= t < 9.0 else gone).append(s.observation)
+    assert under, "the board is read around the resting hand"
+    for obs in under:  # (a board read under it took it for the board)
+        assert covered <= set(obs.occluded), sorted(obs.occluded)
+        assert all(obs.reading(sq).content == after.get(sq) for sq in range(1, 51)
+                   if not obs.reading(sq).occluded)
+    # nor is the still view left holding it: its leaving is no hand, and what is read after
+    # it is the board whole (nothing may be read at all: the board stands as it was read)
+    assert not watcher.hand_present
+    assert all(obs.board() == after and not obs.occluded for obs in gone)
+
+
 def _dim_board_view(rng: np.random.Generator, noise: float) -> np.ndarray:
     """A motion view of a dim board: dark and light squares, a dark border and the table
     beyond, and the camera's noise (``noise`` grey levels)."""

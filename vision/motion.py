@@ -360,6 +360,7 @@ class StillMemory:
         stale = tolerant_change(view, reference) > delta
         if not stale.any():
             return still
+        changed = stale.copy()
         ring = _ring_mask()
         set_down = None if early else _set_down(view, reference, level, past, stale, ring, delta)
         if set_down is not None and not set_down.any():
@@ -379,7 +380,9 @@ class StillMemory:
             stale = _often(view, reference, level, past, stale, delta, early)
         if set_down is not None:
             stale |= set_down
-        if not stale.any() or (early and _corners_shown(view, stale) <= _corners_shown(reference, stale)):
+        if early and stale.any():
+            stale = _uncovering(view, reference, changed, stale)
+        if not stale.any():
             return still
         out = still.copy()
         out[stale] = view[stale]
@@ -596,30 +599,52 @@ _MEMORY_EVERY_S = 1.0
 _MEMORY_SHARE = 0.75
 #: Until the span is full (just after the board was learnt or found again), the reference is
 #: mended only where it shows what none of the last this many samples showed, each of them
-#: showed what the view shows, and the view shows more of the board's grid corners there than
-#: the reference (`_corners_shown`): the picture the board was learnt from had a hand hovering
-#: still over it, and that hand was a hand over the board on every frame for the twelve seconds
-#: the span took to fill, four plies of a quick game (the system bench's selfplay-14 at seed
-#: 606017).  A hand held still over the board since hides corners the reference shows: it is
-#: never learnt so.
+#: showed what the view shows, and the view uncovers the board's grid there (`_uncovering`):
+#: the picture the board was learnt from had a hand hovering still over it, and that hand was a
+#: hand over the board on every frame for the twelve seconds the span took to fill, four plies
+#: of a quick game (the system bench's selfplay-14 at seed 606017).  A hand held still over the
+#: board since hides corners the reference shows, or none that men seen obliquely did not hide
+#: already: it is never learnt so.
 _EARLY_SAMPLES = 3
 
 
-#: A grid point's checker-corner score (`vision.locate.x_corner_scores`) that shows it.
+#: A grid point's checker-corner score (`vision.locate.x_corner_scores`) that shows it, and the
+#: score at or under which nothing of it is seen (an edge or a flat patch: a hand, a man's side).
 _CORNER_SHOWN = 0.3
+_CORNER_HIDDEN = 0.0
 
 
-def _corners_shown(view: np.ndarray, where: np.ndarray) -> int:
-    """How many of the grid's inner points within a square's quarter of ``where`` (a mask of
-    the view) ``view`` shows as checker corners: a hand hides them, the bare board shows them
-    (men never cover them)."""
-    near = cv2.dilate(where.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+def _uncovering(view: np.ndarray, reference: np.ndarray, changed: np.ndarray,
+                learn: np.ndarray) -> np.ndarray:
+    """``learn`` (the view's pixels the young memory would take), only in those regions of
+    ``changed`` (the view's change from the ``reference``, gaps of a pixel bridged) near which
+    the view shows a grid corner (of the inner 9 x 9) that the reference does not, and hides
+    none that the reference shows: what hid the board in the reference has gone there, and
+    nothing has come over it.  Each region is judged on its own corners: counted over all of
+    them at once, the squares of men captured elsewhere showed more corners than the
+    reference, and a hand resting over men, where their sides already hid the corners under
+    a camera 44 degrees off vertical, was learnt as the board: no hand from then on, the men
+    under it read (one surely empty), and no ply of the game recorded (the system bench's
+    selfplay-20 at seed 7474006)."""
+    n, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8),
+                                                   np.ones((3, 3), np.uint8)), connectivity=8)
+    wanted = np.unique(labels[learn])
+    wanted = wanted[wanted > 0]
+    if not wanted.size:
+        return np.zeros_like(learn)
     idx = _RING * MOTION_PX + np.arange(1, 10) * MOTION_PX
-    inside = near[idx[:, None], idx[None, :]]
-    if not inside.any():
-        return 0
-    scores = x_corner_scores(view, MOTION_PX, 11, _RING * MOTION_PX)[1:10, 1:10]
-    return int(np.count_nonzero(inside & (scores > _CORNER_SHOWN)))
+    grid = idx[:, None], idx[None, :]
+    now = x_corner_scores(view, MOTION_PX, 11, _RING * MOTION_PX)[1:10, 1:10]
+    was = x_corner_scores(reference, MOTION_PX, 11, _RING * MOTION_PX)[1:10, 1:10]
+    shown = (now > _CORNER_SHOWN) & (was <= _CORNER_SHOWN)
+    hidden = (was > _CORNER_SHOWN) & (now <= _CORNER_HIDDEN)
+    keep = np.zeros(n, dtype=bool)
+    for c in wanted:
+        # (the grid points within a square's quarter of the region)
+        near = cv2.dilate(((labels == c) & changed).astype(np.uint8),
+                          np.ones((5, 5), np.uint8)).astype(bool)[grid]
+        keep[c] = bool(np.any(near & shown)) and not np.any(near & hidden)
+    return learn & keep[labels]
 
 
 def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
