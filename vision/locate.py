@@ -21,7 +21,12 @@ How the board is found (`find_board`):
    every other row or column) is dropped;
 3. placement: the 9x9 window of lattice points with the best corner evidence inside, no
    checker evidence on its boundary and no alternating row of squares just beyond it (the
-   playing area's edge against the border, `_checkered_beyond`) is the board.
+   playing area's edge against the border, `_checkered_beyond`) is the board; a window that
+   few corners back is grown again from all its 81 grid points (`_grown_whole`: a crowded
+   board's corners come in chains the growth from one seed does not link), in a larger copy
+   of the image when its squares are small (`_regrown`);
+4. check: the window's 100 cells must alternate two colours at their corners
+   (`_alternation`): a lattice half a square off, a patch of grain or a hand does not.
 
 `BoardLocator` caches the location between frames and checks it cheaply (a small warp and the
 corner scores); when the checker pattern is no longer where it was and nothing covers the board
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.gridfit import fit_homography
+from vision.gridfit import fit_homography, project
 from vision.lens import Lens, fit_lens, remap_grid
 
 log = logging.getLogger(__name__)
@@ -208,15 +213,24 @@ def _seeds(gray: np.ndarray, enhanced: np.ndarray):
     # the whole 9x9 pattern without the exhaustive search: with men on the board it is seldom
     # found at all, and the exhaustive search took a second to say so (the partial patterns
     # below seed such boards; on the rendered and real boards the seeds found are the same)
+    # The enhanced copy is normalised already (`_normalise`: local contrast equalisation):
+    # the detector's own histogram equalisation of the whole picture on top of it stretched a
+    # dark table's noise or a lit table's grain to the board's contrast, and the partial
+    # patterns locked onto those (home stills 0007 and 0232 at seed 0: no board found).  It is
+    # searched as it is first, equalised last (home still 0266's board was seeded only so).
     full = _SB_FLAGS & ~cv2.CALIB_CB_EXHAUSTIVE
-    for img, flags in ((gray, full), (enhanced, full & ~cv2.CALIB_CB_NORMALIZE_IMAGE)):
+    as_is = ~cv2.CALIB_CB_NORMALIZE_IMAGE
+    for img, flags in ((gray, full), (enhanced, full & as_is)):
         ok, pts = cv2.findChessboardCornersSB(img, (9, 9), flags=flags)
         if ok:
             yield grid, pts.reshape(-1, 2).astype(np.float64) / k, "chessboard"
-    for img, pattern in ((enhanced, (5, 5)), (gray, (5, 5)), (enhanced, (3, 3)), (gray, (3, 3))):
+    larger = _SB_FLAGS | cv2.CALIB_CB_LARGER
+    for img, pattern, flags in ((enhanced, (5, 5), larger & as_is), (gray, (5, 5), larger),
+                                (enhanced, (3, 3), larger & as_is), (gray, (3, 3), larger),
+                                (enhanced, (5, 5), larger), (enhanced, (3, 3), larger)):
+        cv2.setRNGSeed(12345)  # each search its own draws: one added does not change another
         try:
-            ok, pts, meta = cv2.findChessboardCornersSBWithMeta(
-                img, pattern, flags=_SB_FLAGS | cv2.CALIB_CB_LARGER)
+            ok, pts, meta = cv2.findChessboardCornersSBWithMeta(img, pattern, flags=flags)
         except cv2.error:
             ok = False
         if not ok or meta is None:
@@ -530,9 +544,116 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
         found, n = _find_at(image, px)
         tried += n
         if found is not None:
-            return found
+            return _regrown(image, found, work_px)
     raise BoardNotFound("no 10x10 checkered board found in the image"
                         + ("" if tried else " (no checker pattern at all)"))
+
+
+#: A placed window with fewer inner grid corners than this is grown again from all 81 of its
+#: grid points (`_grown_whole`).
+_REGROW_BELOW = 60
+#: Squares smaller than this (pixels, in the working image) are grown again in a larger copy,
+#: up to the image's own size (`_regrown`).
+_SMALL_SQUARE_PX = 28.0
+#: The 81 inner grid points.
+_INNER_GRID = np.array([(i, j) for j in range(1, 10) for i in range(1, 10)], dtype=np.float64)
+
+
+#: How far (squares) from where a fit puts a grid point its corner is looked for (`_snapped`).
+_SNAP = 0.3
+
+
+def _snapped(lab: np.ndarray, points: np.ndarray, px: int = 32, threshold: float = 0.25
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The inner grid points (`_INNER_GRID`, where a fit puts them: ``points`` in the working
+    image) moved each to the best checker corner (`x_corner_scores`, every pixel of a top-down
+    view) within `_SNAP` of a square, as (grid points, image points) of those that have one
+    scoring above ``threshold``; all of them as they are when fewer than nine do.  A fit from
+    one chain of corners is off by a fifth of a square or more at the board's far side, where
+    an X corner's quadrants then lie across its lines and score nothing at the point itself."""
+    H, _ = cv2.findHomography(_INNER_GRID, points, 0)
+    if not _regular(H):
+        return _INNER_GRID, points
+    size = 10 * px
+    view = cv2.warpPerspective(lab, warp_matrix(H, px), (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    k = max(3, int(round(px * 0.14)))
+    off = max(2, int(round(px * 0.16)))
+    padded = cv2.copyMakeBorder(cv2.blur(view, (k, k)), off, off, off, off, cv2.BORDER_REPLICATE)
+
+    def at(dx: int, dy: int) -> np.ndarray:
+        return padded[off + dy:off + dy + size, off + dx:off + dx + size]
+
+    a, b, c, d = at(off, off), at(-off, off), at(-off, -off), at(off, -off)
+
+    def dist(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return np.sqrt(((p - q) ** 2).sum(axis=-1))
+
+    steps = [dist(a, b), dist(b, c), dist(c, d), dist(d, a)]
+    score = ((np.minimum.reduce(steps) - np.minimum(dist(a, c), dist(b, d)))
+             / (np.maximum.reduce(steps) + 6.0))
+    r = int(round(_SNAP * px))
+    grid, found = [], []
+    for gx, gy in _INNER_GRID.astype(int):
+        x0, y0 = gx * px - r, gy * px - r
+        patch = score[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1]
+        j, i = np.unravel_index(int(np.argmax(patch)), patch.shape)
+        if patch[j, i] > threshold:
+            grid.append((gx, gy))
+            found.append((x0 + i, y0 + j))
+    if len(grid) < 9:
+        return _INNER_GRID, points
+    back = cv2.perspectiveTransform(np.array(found, dtype=np.float64).reshape(-1, 1, 2) / px,
+                                    H).reshape(-1, 2)
+    return np.array(grid, dtype=np.float64), back
+
+
+def _grown_whole(lab: np.ndarray, gray: np.ndarray, points: np.ndarray
+                 ) -> tuple[dict[tuple[int, int], tuple[float, float]], float] | None:
+    """The inner corners grown from all 81 inner grid points at once (``points``: where a fit
+    puts `_INNER_GRID` in the working image), by grid point, and the window's margin (`_place`),
+    when the window stays where the fit put it.
+
+    The growth from a seed keeps only the corners linked to the seed's (`_grow`): on a crowded
+    board in a dim room the corners between the pieces come in short diagonal chains, and a
+    seed's chain alone bent the homography off across the board (home still 0257 at seed 0:
+    19 corners along one diagonal, the far corners 0.37 of a square off, 21 light squares read
+    as pieces; 39 corners, 0.14 of a square at the worst, grown so).  The grid predicted by such a fit lies close enough to the other chains' corners for
+    the growth to find them, each chain from its own points; where the fit is bent, each
+    point is first moved to the best checker corner within `_SNAP` of a square of it
+    (`_snapped`)."""
+    grid, points = _snapped(lab, points)
+    fit = _grow(lab, gray, grid, points)
+    if fit is None:
+        return None
+    placed = _place(lab, fit)
+    if placed is None or placed[:2] != (0, 0):
+        return None
+    inner = {k: p for k, p in fit.points.items() if 1 <= k[0] <= 9 and 1 <= k[1] <= 9}
+    return inner, placed[3]
+
+
+def _regrown(image: np.ndarray, found: BoardLocation, work_px: int) -> BoardLocation:
+    """``found`` grown again from all of its inner grid points (`_grown_whole`) in a larger copy
+    of the image when its squares are small there (`_SMALL_SQUARE_PX`: an X corner's quadrants
+    need a few pixels clear of the pieces) and few corners back it: the found location or the
+    regrown one, whichever more corners back."""
+    long_side = max(image.shape[:2])
+    square = found.square_px * min(1.0, work_px / long_side)
+    if found.corners_found >= _REGROW_BELOW or square >= _SMALL_SQUARE_PX or long_side <= work_px:
+        return found
+    px = int(min(long_side, work_px * _SMALL_SQUARE_PX / max(square, 1.0)))
+    scale, _, _, gray, lab = _working_images(image, px)
+    again = _grown_whole(lab, gray, found.to_image(_INNER_GRID) * scale)
+    if again is None or len(again[0]) <= found.corners_found:
+        return found
+    inner = again[0]
+    located = _fitted(np.array(list(inner), dtype=np.float64),
+                      np.array(list(inner.values()), dtype=np.float64), scale, image.shape,
+                      found.method)
+    if located is None or located.corners_found <= found.corners_found:
+        return found
+    return located
 
 
 #: What a row of squares just beyond a window's side, alternating as the playing area does,
@@ -628,22 +749,56 @@ def _find_at(image: np.ndarray, work_px: int) -> tuple[BoardLocation | None, int
             continue
         ox, oy, score, margin = placed
         # lattice (ox + i, oy + j) is grid point (i, j)
-        inner = {k: p for k, p in fit.points.items()
+        inner = {(k[0] - ox, k[1] - oy): p for k, p in fit.points.items()
                  if 1 <= k[0] - ox <= 9 and 1 <= k[1] - oy <= 9}
+        if len(inner) < _REGROW_BELOW:
+            window = np.array([[1.0, 0.0, ox], [0.0, 1.0, oy], [0.0, 0.0, 1.0]])
+            again = _grown_whole(lab, gray, project(fit.homography @ window, _INNER_GRID))
+            if again is not None and len(again[0]) > len(inner):
+                inner, margin = again
         if len(inner) < 20:
             continue
         log.debug("seed %s: %d inner corners, window score %.1f margin %.1f", method,
                   len(inner), score, margin)
-        g = np.array([(k[0] - ox, k[1] - oy) for k in inner], dtype=np.float64)
+        g = np.array(list(inner), dtype=np.float64)
         p = np.array(list(inner.values()), dtype=np.float64)
         ranked.append((len(inner) + min(margin, 10.0), g, p, method))
         if len(inner) >= 60 and margin > 3.0:
             break
     for _, g, p, method in sorted(ranked, key=lambda r: -r[0]):  # stable: the first of equals
         loc = _fitted(g, p, scale, image.shape, method)
-        if loc is not None:
+        if loc is not None and _alternation(lab, loc.scaled(scale)) >= MIN_ALTERNATION:
             return loc, tried
     return None, tried
+
+
+#: Least share of the playing area's cell corners (`_alternation`) that must show their own
+#: parity's colour.  The boards found on 300 `bench.stills` home stills (seed 0) showed 0.82
+#: to 1.0, on 100 `altrender` stills 0.85 to 1.0; the same boards' lattices shifted half a
+#: square 0.50 to 0.58 (two of each cell's four corners on either colour).  A search that
+#: finds more must also refuse more (the unequalised seeds of a450353 found wrong boards of
+#: 19-25 corners on frames a hand covered, and were reverted): this is that refusal.
+MIN_ALTERNATION = 0.7
+
+
+def _alternation(lab: np.ndarray, location: BoardLocation, px: int = 16) -> float:
+    """The share of the 10x10 cells' corners (a patch a sixth of a square inside each of a
+    cell's four corners, where a round piece standing on it seldom reaches) that lie nearer the
+    median colour of their own parity's corners than the other parity's.  A board's squares
+    alternate two colours over all 100 cells; a lattice half a square off, a wood grain or a
+    hand does not.  ``lab`` the working image's Lab, ``location`` in its pixels."""
+    view = warp(lab, location, px, interpolation=cv2.INTER_AREA).astype(np.float32)
+    k = max(3, int(round(px * 0.14)))
+    blurred = cv2.blur(view, (k, k))
+    near, far = int(round(px / 6)), px - 1 - int(round(px / 6))
+    idx = np.arange(10) * px
+    patches = np.stack([blurred[(idx + dy)[:, None], (idx + dx)[None, :]]
+                        for dx in (near, far) for dy in (near, far)], axis=2)  # (10, 10, 4, 3)
+    parity = np.add.outer(np.arange(10), np.arange(10)) % 2
+    centres = [np.median(patches[parity == q].reshape(-1, 3), axis=0) for q in (0, 1)]
+    to_0, to_1 = (np.linalg.norm(patches - c, axis=-1) for c in centres)
+    own = np.where((parity == 0)[..., None], to_0 < to_1, to_1 < to_0)
+    return float(own.mean())
 
 
 def location_from_corners(corners) -> BoardLocation:
