@@ -39,6 +39,7 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
     draws it (``seed`` its scene seed), not as `bench.system_accuracy` does.  ``frames``: also
     one line per frame with the watcher's motion measures (`_frame_line`).  ``show``: squares
     whose readings are printed on every board, read right or not (with the alternative)."""
+    import cv2
     import numpy as np
 
     import vision.pipeline as pipeline
@@ -46,6 +47,10 @@ def trace(name: str, seed: int, fps: float, max_plies: int, inject: bool, start:
     from device.service import Companion
     from device.store import GameStore
 
+    # one OpenCV thread, as the bench runs each game (`bench.system_accuracy.run_one`): with
+    # more, a few reductions differ in their last bits, and a board on a threshold was taken in
+    # passing by the bench and not by its trace (selfplay-13 at seed 6868010)
+    cv2.setNumThreads(1)
     game = _cut(_games()[name], max_plies)
     injected = _inject(game, np.random.default_rng([seed, 0x1227])) if inject else None
     if other_world:
