@@ -404,12 +404,16 @@ class Arbiter(Recovery):
             # (put back, or a hovering hand's edge over it for a frame or two): a hand hovering
             # over its own men while the other played left such sightings on every board, and
             # no board read beside it was taken for six plies (hovering hands, `Pace.hover`).
+            # Every square: those of the hands' earlier visits too, on boards not taken (1-7
+            # was seen lifted and put down under one hand, that board misread; the next, read
+            # in passing with 1 and 7 under a resting hand, was taken as 10-14 37-32, and 1-7
+            # recorded after them: the system bench's selfplay-13 at seed 6868010).
             moved = set(changed)
             for move in trial.game.moves[self.game.ply:]:
                 moved |= {move.from_square, move.to_square, *move.captured}
             stood = self._physical(self.position)
-            placed = {sq for sq in settled.placed if sq not in stood}
-            if not set(settled.lifted) | placed <= moved:
+            placed = {sq for sq in (*self._placed_seen, *settled.placed) if sq not in stood}
+            if not {*self._lifted_seen, *settled.lifted} | placed <= moved:
                 return ()
         game = self.game
         game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it

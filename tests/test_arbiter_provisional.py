@@ -277,3 +277,33 @@ def test_a_piece_in_hand_is_not_taken_for_a_move_to_a_square_read_unsurely_art_1
     # seen put down, the move is taken at once
     events = arb.observe(in_passing(board(AT + 3)))
     assert texts(events) == ["33-29"]
+
+
+def test_a_board_read_beside_a_hand_must_account_for_the_lifts_of_boards_not_taken_art_16():
+    # Black's 16-21 was seen lifted and put down under a hand, but the still board after it was
+    # misread (16 read as a white man: looked at again, not taken).  White replied 37-32 and
+    # Black played 20-25; a board read in passing with 16 and 21 under Black's resting hand
+    # shows only those two, and 20-25 37-32 fits every square in view.  The camera saw a man
+    # leave 16 and one land on 21 since the last board taken, which that line does not account
+    # for: it is not recorded, and the still board records the three plies as played.  (The
+    # system bench's selfplay-13 at seed 6868010 recorded 10-14 37-32 1-7 for 1-7 37-32 10-14.)
+    from rules.position import Position
+
+    arb = Arbiter()
+    line = ["32-28", "16-21", "37-32", "20-25"]
+    positions = [Position.start()]
+    for text in line:
+        positions.append(positions[-1].play_text(text))
+    assert texts(arb.observe(settled(positions[1].pieces(), time=2.0, lifted=(32,), placed=(28,)))
+                 ) == ["32-28"]
+    looked = arb.observe(settled(positions[2].pieces(), time=4.0, lifted=(16,), placed=(21,),
+                                 readings={16: SquareReading(Piece(WHITE), 0.999)}))
+    assert of(looked, LookAgain) and arb.game.ply == 1
+    end = positions[4].pieces()
+    hidden = {sq: SquareReading(positions[1].pieces().get(sq), 0.5, None, True)
+              for sq in (11, 16, 17, 21, 22)}
+    assert arb.observe(in_passing(end, readings=hidden, time=6.0, lifted=(37, 20),
+                                  placed=(32, 25))) == ()
+    assert arb.game.ply == 1
+    events = arb.observe(settled(end, time=7.0))
+    assert texts(events) == ["16-21", "37-32", "20-25"]
