@@ -51,6 +51,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bench.system_accuracy import _cut, _games, announced, in_place, pick_games, scored, totals
+from bench.trace import command
 
 FPS_CHOICES = (6.0, 10.0, 15.0)
 _TAIL_S = 3.0
@@ -214,6 +215,9 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['render_ms']} ms/frame, {r['seconds']} s ({time.time() - t0:.0f} s so far)", file=sys.stderr)
             if "first_difference" in r:
                 print(f"    first difference at ply {r['first_difference']}, events {r['events']}", file=sys.stderr)
+            if not r["exact"]:
+                print(f"    {command(r['game'], r['seed'], args.max_plies, fps=args.fps, other_world=True)}",
+                      file=sys.stderr)
     out = {
         **totals(results, breakdown),
         "never_calibrated": sum(not r["calibrated"] for r in results),

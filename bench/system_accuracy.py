@@ -47,6 +47,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.trace import command
 from device.render_source import RenderedSource
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -524,6 +525,9 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['irregularities']}, touch {r['touch_moves']}, look again {r['look_agains']}"
                   f"{', LOST TRACK ' + str(r['lost_tracks']) if r['lost_tracks'] else ''}{note}, {r['frames']} frames in {r['seconds']} s ({time.time() - t0:.0f} s so far)",
                   file=sys.stderr)
+            if not r["exact"] and not (args.auto_orientation or args.still_camera or args.slow_pace):
+                print(f"    {command(r['game'], r['seed'], args.max_plies, inj is not None, args.fps)}",
+                      file=sys.stderr)
     due = [r for r in results if r["result_due"]]
     out = {
         **totals(results),

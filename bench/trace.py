@@ -27,6 +27,23 @@ import tempfile
 from pathlib import Path
 
 
+def command(name: str, seed: int, max_plies: int, inject: bool = False, fps: float | None = None,
+            other_world: bool = False) -> str:
+    """The command that traces a bench's game as the bench ran it: its name, seed and cut, the
+    irregular move only where the bench injected one (`bench.system_accuracy` injects it in the
+    first ``--inject K`` games alone: selfplay-13 at seed 6868010 was traced with ``--inject``
+    though the bench had not injected it there, and the bench's miss did not reproduce), and a
+    frame rate only where the bench was given one."""
+    parts = ["python -m bench.trace", name, str(seed), f"--max-plies {max_plies}"]
+    if other_world:
+        parts.append("--other-world")
+    if inject:
+        parts.append("--inject")
+    if fps is not None:
+        parts.append(f"--fps {fps:g}")
+    return " ".join(parts)
+
+
 def _symbol(piece) -> str:
     return "." if piece is None else piece.symbol()
 
@@ -167,10 +184,8 @@ def _frame_line(time: float, watcher, truth, other_world: bool) -> str:
             f"({truth.phase}{', hand' if hand else ''})")
 
 
-def main(argv: list[str] | None = None) -> None:
-    from bench import other_world
-    from bench.system_accuracy import _games, game_fps
-
+def parser() -> argparse.ArgumentParser:
+    """The command line of `main` (the one `command` writes)."""
     ap = argparse.ArgumentParser(prog="python -m bench.trace", description=__doc__.split("\n")[0])
     ap.add_argument("name", help="a game of the bench: lidraughts-1..15, selfplay-1..62")
     ap.add_argument("seed", type=int, help="the game's seed as the bench prints it")
@@ -185,6 +200,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--to", dest="stop", type=float, default=float("inf"), metavar="SECONDS")
     ap.add_argument("--show", default="", metavar="SQUARES",
                     help="squares whose readings are printed on every board (e.g. 23,28)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    from bench import other_world
+    from bench.system_accuracy import _games, game_fps
+
+    ap = parser()
     args = ap.parse_args(argv)
     try:
         show = tuple(int(sq) for sq in args.show.split(",") if sq.strip())
