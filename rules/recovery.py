@@ -628,8 +628,8 @@ class Recovery:
         (`Settled.stood_last`) came before it.  Six plies under hovering hands, first seen
         still at their end: 1-7 was seen done while 40 and 14 still stood, yet 40-35 14-19
         44-39 1-7 50-44 10-14 was recorded for 44-39 1-7 40-35 14-19 50-44 10-14 (the other
-        renderer's selfplay-18 at seed 47006).  A square that the line lifts from, or puts a piece on, twice tells
-        nothing.  None when no line, or more than one, fits."""
+        renderer's selfplay-18 at seed 47006).  A square that the line lifts from, or puts a
+        piece on, twice tells nothing.  None when no line, or more than one, fits."""
 
         def sightings(line: Line) -> list[tuple[int | None, int | None]]:
             moves = [move for move, _ in line.moves]

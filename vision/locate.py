@@ -163,15 +163,19 @@ def x_corner_scores(view: np.ndarray, px: int, n: int, origin: int = 0) -> np.nd
         xs = np.clip(idx + dx, 0, w - 1)
         return blurred[ys[:, None], xs[None, :]]
 
-    a, b, c, d = at(off, off), at(-off, off), at(-off, -off), at(off, -off)
+    return _quadrant_score(at(off, off), at(-off, off), at(-off, -off), at(off, -off))
+
+
+def _quadrant_score(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The checker-corner score of four quadrant colours, in turn round the point
+    (`x_corner_scores`)."""
 
     def dist(p: np.ndarray, q: np.ndarray) -> np.ndarray:
         return np.sqrt(((p - q) ** 2).sum(axis=-1))
 
-    adj = np.minimum.reduce([dist(a, b), dist(b, c), dist(c, d), dist(d, a)])
+    steps = [dist(a, b), dist(b, c), dist(c, d), dist(d, a)]
     diag = np.minimum(dist(a, c), dist(b, d))  # a piece may cover one quadrant
-    scale = np.maximum.reduce([dist(a, b), dist(b, c), dist(c, d), dist(d, a)]) + 6.0
-    return (adj - diag) / scale
+    return (np.minimum.reduce(steps) - diag) / (np.maximum.reduce(steps) + 6.0)
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -569,7 +573,7 @@ _SNAP = 0.3
 def _snapped(lab: np.ndarray, points: np.ndarray, px: int = 32, threshold: float = 0.25
              ) -> tuple[np.ndarray, np.ndarray]:
     """The inner grid points (`_INNER_GRID`, where a fit puts them: ``points`` in the working
-    image) moved each to the best checker corner (`x_corner_scores`, every pixel of a top-down
+    image) moved each to the best checker corner (`_quadrant_score` at every pixel of a top-down
     view) within `_SNAP` of a square, as (grid points, image points) of those that have one
     scoring above ``threshold``; all of them as they are when fewer than nine do.  A fit from
     one chain of corners is off by a fifth of a square or more at the board's far side, where
@@ -587,14 +591,7 @@ def _snapped(lab: np.ndarray, points: np.ndarray, px: int = 32, threshold: float
     def at(dx: int, dy: int) -> np.ndarray:
         return padded[off + dy:off + dy + size, off + dx:off + dx + size]
 
-    a, b, c, d = at(off, off), at(-off, off), at(-off, -off), at(off, -off)
-
-    def dist(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        return np.sqrt(((p - q) ** 2).sum(axis=-1))
-
-    steps = [dist(a, b), dist(b, c), dist(c, d), dist(d, a)]
-    score = ((np.minimum.reduce(steps) - np.minimum(dist(a, c), dist(b, d)))
-             / (np.maximum.reduce(steps) + 6.0))
+    score = _quadrant_score(at(off, off), at(-off, off), at(-off, -off), at(off, -off))
     r = int(round(_SNAP * px))
     grid, found = [], []
     for gx, gy in _INNER_GRID.astype(int):
@@ -621,10 +618,10 @@ def _grown_whole(lab: np.ndarray, gray: np.ndarray, points: np.ndarray
     board in a dim room the corners between the pieces come in short diagonal chains, and a
     seed's chain alone bent the homography off across the board (home still 0257 at seed 0:
     19 corners along one diagonal, the far corners 0.37 of a square off, 21 light squares read
-    as pieces; 39 corners, 0.14 of a square at the worst, grown so).  The grid predicted by such a fit lies close enough to the other chains' corners for
-    the growth to find them, each chain from its own points; where the fit is bent, each
-    point is first moved to the best checker corner within `_SNAP` of a square of it
-    (`_snapped`)."""
+    as pieces; 39 corners, 0.14 of a square at the worst, grown so).  The grid predicted by
+    such a fit lies close enough to the other chains' corners for the growth to find them,
+    each chain from its own points; where the fit is bent, each point is first moved to the
+    best checker corner within `_SNAP` of a square of it (`_snapped`)."""
     grid, points = _snapped(lab, points)
     fit = _grow(lab, gray, grid, points)
     if fit is None:
