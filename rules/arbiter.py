@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from rules import movegen
 from rules.errors import FenError
@@ -120,6 +120,9 @@ SECOND_CHOICE_SHARE = 0.25
 #: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
 #: (`Arbiter._under_a_hand`).
 UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
+#: The `LookAgain` reason for a move that best fits a still board only because the squares it
+#: changes are under a hand, unread (`Arbiter.observe`).
+MOVE_UNDER_A_HAND = "the squares of the move are under a hand: looking again once it has left"
 #: Why the arbiter looks again, before naming it, at a board that no single act as players make
 #: them explains (`_single_act`: a man carried far with opponent's men gone) and that is read too
 #: unclearly to search lines of legal moves beyond a quick reply (`RECOVERY_UNSURE`): a hand
@@ -307,6 +310,14 @@ class Arbiter(Recovery):
             return self._irregular(obs, base, when, lifted, settled.beside)
 
         what = key[0]
+        hidden = tuple(sorted(sq for sq in _changes_of(candidates, key) if obs.reading(sq).occluded))
+        if what in ("move", "reply") and hidden:
+            # A move is recorded from the squares it changes read as it leaves them, not from
+            # the squares around them: with a hand over 33 squares, a dark man's square read
+            # empty surely and the square before it read empty, 31-27 (27 under the hand) was
+            # the one move no square read surely denied, and it was recorded as White's first
+            # move, five plies into the game (the other renderer's selfplay-1, seed 8181005).
+            return (LookAgain(self.game.ply, when, MOVE_UNDER_A_HAND, hidden),)
         if what == "same":
             self._touch(_lifts(obs, lifted, position))
             self._forget()
@@ -1072,6 +1083,11 @@ def _kind(content: Piece | None) -> Color | None:
 
 def _named(content: Piece | None) -> str:
     return "empty" if content is None else f"a {name(content)}"
+
+
+def _changes_of(candidates: Sequence[Candidate], key) -> dict:
+    """The changes of the candidate whose key is ``key`` (none when no candidate has it)."""
+    return next((c.changes for c in candidates if c.key == key), {})
 
 
 def _legal_play(events) -> bool:

@@ -708,6 +708,21 @@ def test_occluded_square_is_never_trusted():
     assert not of(events, MovePlayed)
 
 
+def test_a_move_whose_landing_square_is_under_a_hand_is_not_guessed_art_16():
+    # A hand over the board, 31 read empty surely, 26 read empty, 27 under the hand: 31-27 is
+    # the one move of White no square read surely denies, but nothing shows its man put down on
+    # 27.  It was recorded as White's first move, five plies into a game whose man on 31 had
+    # captured on to 22 (the other renderer's selfplay-1 at seed 8181005).  The arbiter looks
+    # again, and records the move once the board shows it.
+    arb = arbiter()
+    hidden = SquareReading(None, 0.5, WM, occluded=True)
+    events = arb.observe(seen(arb, {31: None}, readings={27: hidden, 22: hidden, 28: hidden}))
+    assert not of(events, MovePlayed) and of(events, LookAgain), [str(e) for e in events]
+    assert of(events, LookAgain)[0].squares == (27,)
+    events = arb.observe(seen(arb, {31: None, 27: WM}))
+    assert [e.text for e in of(events, MovePlayed)] == ["31-27"]
+
+
 # -- operator's actions and the scoresheet ------------------------------------------------------
 
 def test_take_back_the_last_move():
