@@ -1168,6 +1168,7 @@ class Companion:
         image corner now, saved."""
         corner = self.watcher.turn_half_round().orientation.corner_46
         self._save_corner(corner)
+        self.arbiter.in_view.forget()  # kept as read the other way round
         return corner
 
     def turn_reading(self) -> int:
@@ -1321,14 +1322,20 @@ class Companion:
     def _judge_provisional(self, settled: Settled) -> list[Event]:
         """A board seen while something moved beside it (`Settled.provisional`): recorded when
         the arbiter takes it as legal play, and then the watcher's still board; else nothing
-        happens and nothing is said.  While the board's orientation is unsure (the lighter
-        pieces taken for White's, or a configured corner not yet confirmed), only a first move
-        that shows it (`_shows_orientation`)."""
+        happens and nothing is said.  While the lighter pieces are only taken for White's (the
+        convention's guess), only a first move that shows the orientation (`_shows_orientation`).
+        A configured corner not yet confirmed is trusted as a still board trusts it (`_oriented`)
+        unless the board shows it a half turn off (`shows_half_turn`: left to the still board).
+        Else nothing read in passing was evidence before the first move was recorded: at blitz,
+        an arm resting over a third of the board from the sixth ply on, no still board was read
+        whole for 53 s, and nothing was ever recorded (the system bench's selfplay-20 at seed
+        7474006)."""
         arbiter = self.arbiter
         if arbiter.over is not None:
             return []
         unsure = arbiter.game.ply == 0 and (self._orientation_guessed or self._configured_unconfirmed)
-        if unsure and not self._shows_orientation(settled):
+        if unsure and not self._shows_orientation(settled) and (
+                self._orientation_guessed or shows_half_turn(settled.observation, arbiter.position)):
             return []
         events = list(arbiter.observe(settled))
         if not events:

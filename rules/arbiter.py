@@ -51,6 +51,7 @@ from rules.irregularities import Finding, classify, name
 from rules.lines import Root, Searches, SureKinds
 from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
+from rules.in_view import InView
 from rules.observation import CONTENTS, Observation, Settled
 from rules.outcome import RESULT_ALIASES, Outcome, Termination
 from rules.piece import Color, KingCounter, Piece
@@ -188,6 +189,17 @@ class Arbiter(Recovery):
     _taking_off: tuple[tuple, float | None] | None = field(default=None, repr=False)
     # judging a provisional board (`_provisional`): quick lines only, no irregular act searched
     _quick_only: bool = field(default=False, repr=False)
+    # each square's last reading in view on any board the arbiter was given, still or in
+    # passing, taken or not: what a board's squares under a hand are read as (`_joined`)
+    in_view: InView = field(default_factory=InView, repr=False)
+    # judging a board joined so (`_joined`): no second joining
+    _joining: bool = field(default=False, repr=False)
+    # boards joined so (`_joined`) that legal play did not explain, each with the reading of
+    # `seen` it came after (None: before them all): evidence only where the boards of their own
+    # explain nothing (`observe`, `_merge_aside`)
+    _aside: list[tuple[Observation | None, Observation]] = field(default_factory=list, repr=False)
+    # the ids of the readings of `seen` that are such boards, merged (`_still_readings`)
+    _patched: set[int] = field(default_factory=set, repr=False)
     # the game went on where nobody saw it (begun before the camera first saw the board still,
     # or while the companion was off): legal play, not one irregular act, is what explains a
     # board several plies on (`_most`)
@@ -222,8 +234,73 @@ class Arbiter(Recovery):
         (`Settled.provisional`) counts only when legal play explains it (`_provisional`)."""
         if self.over is not None:
             return ()
+        if not self._joining:
+            self.in_view.remember(settled)
         if settled.provisional:
             return self._provisional(settled)
+        if self._quick_only or self._joining:
+            return self._observe_still(settled)
+        before = self._copy()
+        joined = self._joined(settled) if settled.observation.occluded else None
+        if joined is not None:
+            # Squares under a hand read as they were last seen in view, where nothing was seen
+            # changing on them since (`_joined`): at blitz an arm rested over a third of the
+            # board for 36 s, every still board had squares under it that changed plies before,
+            # each seen on a board in passing, and nothing was recorded (the system bench's
+            # selfplay-20 at seed 7474006).  Taken only as legal play, as a board in passing
+            # is: a square read so is not read now, and names no irregularity.
+            trial, found = before._trial(joined, quick=False, joining=True)
+            if _legal_play(found):
+                self._adopt(trial)
+                return tuple(found)
+        events = self._observe_still(settled)
+        if _stuck(events) and before._aside:
+            # Nothing recorded from the boards of its own: the boards joined so that were set
+            # aside (`_set_aside`) join the evidence, and legal play they explain is taken.
+            # Only then: kept as evidence always, a joined board wrong on a square that changed
+            # unseen under the hand held the deep search that caught up nine plies at quick
+            # play (the system bench's selfplay-16 at seed 7474002).
+            trial = before._copy()
+            trial._merge_aside()
+            trial._joining = True
+            found = list(trial.observe(replace(joined or settled, provisional=False)))
+            if _legal_play(found):
+                self._adopt(trial)
+                return tuple(found)
+        if joined is not None and _stuck(events):
+            self._set_aside(joined.observation)
+        return events
+
+    def _unaccounted(self, moves, settled: Settled) -> tuple[int, ...]:
+        """The squares the camera saw a piece leave or land on since the last board taken
+        (this board's sightings and those before) that ``moves`` from the recorded position
+        neither start from, land on nor capture on, nor the board they leave changes: more
+        was played under the hands.  A piece seen put down where one stood before the moves is
+        no move of it (put back, or a hovering hand's edge over it)."""
+        stood = self._physical(self.position)
+        moved = set()
+        position = self.position
+        for move in moves:
+            moved |= {move.from_square, move.to_square, *move.captured}
+            position = position.play(move)
+        moved |= set(changes_between(stood, self._physical(position)))
+        placed = {sq for sq in (*self._placed_seen, *settled.placed) if sq not in stood}
+        return tuple(sorted(({*self._lifted_seen, *settled.lifted} | placed) - moved))
+
+    def _joined(self, settled: Settled) -> Settled | None:
+        """``settled`` with its squares under a hand read as last seen in view, where nothing
+        was seen changing on them since (`InView.joined`), or None."""
+        return self.in_view.joined(settled, self._sighted)
+
+    def _adopt(self, trial: "Arbiter") -> None:
+        """Become ``trial`` (`_trial`), keeping the one scoresheet object others hold."""
+        game = self.game
+        game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it
+        self.__dict__.update(trial.__dict__)
+        self.game, self._quick_only, self._joining = game, False, False
+
+    def _observe_still(self, settled: Settled) -> tuple[Event, ...]:
+        """Judge a still board (`observe`)."""
         obs = settled.observation
         when = settled.time if settled.time is not None else obs.time
         self._keep(obs)
@@ -255,9 +332,7 @@ class Arbiter(Recovery):
         if key is None:
             key = _crowning_in_doubt(decision)
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
-        self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
-        self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
-        self._sight(settled)
+        self._note_sightings(settled)
 
         if key is None:
             if decision.explained:
@@ -376,17 +451,26 @@ class Arbiter(Recovery):
             self._keep(obs)
             return ()
         if not _legal_play(events):
-            if not any(isinstance(e, MovePlayed) or (isinstance(e, LookAgain)
-                                                     and e.reason == LONG_LINE) for e in events) \
-                    and not obs.occluded and self._unread(obs) <= RECOVERY_UNSURE:
+            # a board under hands, whole once its squares there are read as last seen in view
+            # (`_joined`), is such a board too
+            # (judged as read, with squares under a hand, it said nothing of the board joined)
+            whole = settled if not obs.occluded else self._joined(settled)
+            if (whole is not settled or not any(
+                    isinstance(e, MovePlayed) or (isinstance(e, LookAgain) and e.reason == LONG_LINE)
+                    for e in events)) \
+                    and whole is not None and not whole.observation.occluded \
+                    and self._unread(whole.observation) <= RECOVERY_UNSURE:
                 # Farther on than a quick line: legal play a longer search finds may still end
                 # here (blitz, a hand always over or beside the board: boards four and six
                 # plies on were read whole in passing, the first still one came nine plies on,
                 # beyond any search, and three plies of 35 were recorded: the system bench's
                 # lidraughts-9 at seed 3535001).  Such a board is only kept as evidence.
-                _, longer = self._trial(settled, quick=False)
+                _, longer = self._trial(whole, quick=False, joining=whole is not settled)
                 if _legal_play(longer) or _wants_another_reading(longer):
-                    self._keep(obs)
+                    if whole is settled:
+                        self._keep(obs)
+                    else:
+                        self._set_aside(whole.observation)
             return ()
         end = trial._physical(trial.position)
         changed = changes_between(self._physical(self.position), end)
@@ -419,31 +503,33 @@ class Arbiter(Recovery):
             # was seen lifted and put down under one hand, that board misread; the next, read
             # in passing with 1 and 7 under a resting hand, was taken as 10-14 37-32, and 1-7
             # recorded after them: the system bench's selfplay-13 at seed 6868010).
-            moved = set(changed)
-            for move in trial.game.moves[self.game.ply:]:
-                moved |= {move.from_square, move.to_square, *move.captured}
-            stood = self._physical(self.position)
-            placed = {sq for sq in (*self._placed_seen, *settled.placed) if sq not in stood}
-            if not {*self._lifted_seen, *settled.lifted} | placed <= moved:
+            if self._unaccounted(trial.game.moves[self.game.ply:], settled):
                 return ()
-        game = self.game
-        game.__dict__.update(trial.game.__dict__)  # the same record object: others hold it
-        self.__dict__.update(trial.__dict__)
-        self.game, self._quick_only = game, False
+        self._adopt(trial)
         return events
 
-    def _trial(self, settled: Settled, quick: bool) -> "tuple[Arbiter, list[Event]]":
+    def _trial(self, settled: Settled, quick: bool, joining: bool = False
+               ) -> "tuple[Arbiter, list[Event]]":
         """A copy of this arbiter (the searches' cache shared: what it learns holds) and what
         judging ``settled`` as a still board brought about there: ``quick`` lines only, no
-        irregular act searched, as a provisional board is judged; else as a still one is."""
+        irregular act searched, as a provisional board is judged; else as a still one is.
+        ``joining``: ``settled`` is a board joined with squares seen before (`_joined`)."""
+        trial = self._copy()
+        trial._quick_only, trial._joining = quick, joining
+        return trial, list(trial.observe(replace(settled, provisional=False)))
+
+    def _copy(self) -> "Arbiter":
+        """A copy of this arbiter that judging a board changes alone (the searches' cache
+        shared: what it learns holds)."""
         trial = copy.copy(self)
         trial.game, trial.touched, trial.hinted = self.game.copy(), list(self.touched), set(self.hinted)
         trial.seen, trial._kinds, trial._acts = list(self.seen), list(self._kinds), dict(self._acts)
         trial._lifted_seen, trial._placed_seen = list(self._lifted_seen), list(self._placed_seen)
         trial._sighted = dict(self._sighted)
         trial._glimpses = list(self._glimpses)
-        trial._quick_only = quick
-        return trial, list(trial.observe(replace(settled, provisional=False)))
+        trial.in_view, trial._patched = self.in_view.copy(), set(self._patched)
+        trial._aside = list(self._aside)
+        return trial
 
     def _read_in_a_row(self, obs: Observation) -> int:
         """How many of the last still readings (this one too) read the board as ``obs`` does."""
@@ -515,14 +601,62 @@ class Arbiter(Recovery):
         self.seen.append(obs)
         self._kinds.append(None)
         if len(self.seen) > RECOVERY_READINGS:
+            self._patched.discard(id(self.seen[0]))
             del self.seen[0], self._kinds[0]
             self.pending_at = max(self.pending_at - 1, -1)
+
+    def _set_aside(self, obs: Observation) -> None:
+        """Set aside a board joined with squares seen before (`_joined`) that legal play did
+        not explain, after the last reading of `seen`, the oldest going first beyond
+        `RECOVERY_READINGS`."""
+        self._aside.append((self.seen[-1] if self.seen else None, obs))
+        del self._aside[:-RECOVERY_READINGS]
+
+    def _merge_aside(self) -> None:
+        """Take the boards set aside (`_set_aside`) into `seen`, each after the reading it came
+        after (first, when that one is gone), the oldest going first beyond
+        `RECOVERY_READINGS`."""
+        after: dict[int, list[Observation]] = {}
+        first: list[Observation] = []
+        kept = {id(o) for o in self.seen}
+        for anchor, obs in self._aside:
+            if anchor is not None and id(anchor) in kept:
+                after.setdefault(id(anchor), []).append(obs)
+            else:
+                first.append(obs)
+        pending = self.seen[self.pending_at] if 0 <= self.pending_at < len(self.seen) else None
+        seen, kinds = list(first), [None] * len(first)
+        for obs, kind in zip(self.seen, self._kinds):
+            seen.append(obs)
+            kinds.append(kind)
+            joined = after.get(id(obs), [])
+            seen.extend(joined)
+            kinds.extend([None] * len(joined))
+        drop = max(0, len(seen) - RECOVERY_READINGS)
+        self.seen, self._kinds = seen[drop:], kinds[drop:]
+        self._patched = {id(o) for _, o in self._aside}
+        self._aside = []
+        self.pending_at = next((i for i, o in enumerate(self.seen) if o is pending), -1)
+
+    def _still_readings(self) -> int:
+        """How many readings of `seen` are boards of their own, not boards joined with squares
+        seen before and merged (`_merge_aside`): the deeper searches' run (`DEEP_RUN`) counts those
+        alone.  Counted, the joined boards of an arm resting over the board at quick play ran
+        the run out before the board it left was searched, and the record stopped after 15
+        plies (the system bench's selfplay-16 at seed 7474002)."""
+        return len(self.seen) - sum(1 for o in self.seen if id(o) in self._patched)
 
     def _glimpse(self, obs: Observation) -> None:
         """Keep a board read whole in passing that the arbiter only looked again at (`_glimpsed`),
         the oldest going first beyond `RECOVERY_READINGS`."""
         self._glimpses.append(obs)
         del self._glimpses[:-RECOVERY_READINGS]
+
+    def _note_sightings(self, settled: Settled) -> None:
+        """Keep the squares ``settled`` saw lifted and placed on the way, in order, and when."""
+        self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
+        self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
+        self._sight(settled)
 
     def _sight(self, settled: Settled) -> None:
         """Keep the frame each square of ``settled`` was first seen lifted or placed on, and the
@@ -552,6 +686,8 @@ class Arbiter(Recovery):
         self._glimpses = []
         self.seen.clear()
         self._kinds.clear()
+        self._patched = set()
+        self._aside = []
         self._acts.clear()
         self.pending_at = -1
         if self.searches.visited:
@@ -832,7 +968,7 @@ class Arbiter(Recovery):
         # the deeper searches spent (`DEEP_RUN`) on boards play can leave: it is said once that
         # the record stops, rather than looking again on every board for good (at quick play no
         # board is read five times in a row)
-        spent = (several and len(self.seen) >= DEEP_RUN[1]
+        spent = (several and self._still_readings() >= DEEP_RUN[1]
                  and (bool(self._untold) or _played_on(base, board)))
         if (self.pending is None and finding is not None and finding.seen is None
                 and finding.kind is IrregularityKind.UNKNOWN and not spent
@@ -1095,6 +1231,11 @@ def _legal_play(events) -> bool:
     but what a provisional board may bring about (`_PROVISIONAL_EVENTS`)."""
     return any(isinstance(e, MovePlayed) for e in events) \
         and all(isinstance(e, _PROVISIONAL_EVENTS) for e in events)
+
+
+def _stuck(events) -> bool:
+    """Whether judging a board recorded nothing and named nothing: it only looked again."""
+    return bool(events) and all(isinstance(e, LookAgain) for e in events)
 
 
 def _wants_another_reading(events) -> bool:

@@ -215,7 +215,7 @@ class Recovery:
         # unseen, with captures and a crowning, and every later board was one further on)
         in_a_row = self._read_in_a_row(obs)
         stalled = (not self._quick_only and unread <= RECOVERY_UNSURE
-                   and (in_a_row >= STALL_READINGS or len(self.seen) >= 2 * STALL_READINGS))
+                   and (in_a_row >= STALL_READINGS or self._still_readings() >= 2 * STALL_READINGS))
         # searched deeper: this board read again and again, or boards read one after another
         # for as long with nothing recorded, each of them evidence on the way (at quick play
         # under an arm lying across the board, ten plies went by unseen, and then every board
@@ -225,7 +225,7 @@ class Recovery:
         # own (1-3 s on a desktop core, 3-5 times as long on a Raspberry Pi), and the later
         # boards lie only further beyond the record
         deep = stalled and self.pending is None and (
-            in_a_row >= DEEP_READINGS or DEEP_RUN[0] <= len(self.seen) < DEEP_RUN[1])
+            in_a_row >= DEEP_READINGS or DEEP_RUN[0] <= self._still_readings() < DEEP_RUN[1])
         budget = Budget(DEEP_WORK if deep else STALL_WORK if stalled else RECOVERY_WORK)
         most = DEEP_PLIES if deep else STALL_PLIES if stalled else RECOVERY_PLIES
         count, trails = self._trails(budget, most)

@@ -23,8 +23,8 @@ import pytest
 
 from rules.arbiter import GAINED, UNCLEAR_FOR_LINES, UNEXPLAINED, Arbiter
 from rules.recovery import (CAUGHT_UP, DEEP_PLIES, DEEP_READINGS, LONG_LINE, ORDER_UNSEEN,
-                            PLIES_PER_READING, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN, STALL_PLIES, STALL_READINGS,
-                            STEADY_READINGS)
+                            PLIES_PER_READING, QUICK_PLIES, RECOVERED, RECOVERY_PLIES, ROUTE_UNSEEN,
+                            STALL_PLIES, STALL_READINGS, STEADY_READINGS)
 from rules.events import (Irregularity, IrregularityKind, IrregularityResolved, LookAgain,
                           LostTrack, MovePlayed, MoveTakenBack, ScoresheetComment, TouchMove)
 from rules.game import Game
@@ -1201,3 +1201,77 @@ def test_a_sides_piece_read_unsurely_while_another_square_may_hold_it_is_looked_
     assert not of(events, MovePlayed)
     assert of(events, LookAgain)
     assert not of(events, Irregularity)
+
+
+#: 32-28 19-23 28x19 14x23 31-27 from the start position: four plies seen whole in passing,
+#: the fifth on a still board whose squares of the first four lie under a hand.
+UNDER_HAND_LINE = ("32-28", "19-23", "28x19", "14x23", "31-27")
+UNDER_HAND = (14, 19, 23, 24, 28, 32, 33)
+
+
+def _under_hand_positions() -> list[Position]:
+    positions = [Position.start()]
+    for text in UNDER_HAND_LINE:
+        positions.append(positions[-1].play_text(text))
+    return positions
+
+
+def _framed(board, frame: int, hidden=(), guess=None, provisional: bool = False, lifted=(),
+            lifted_at=()):
+    """``board`` read at the watcher's ``frame``, ``hidden`` squares under a hand (read as
+    ``guess`` has them, unsurely)."""
+    guess = board if guess is None else guess
+    readings = {sq: SquareReading(guess.get(sq), 0.5, None, True) for sq in hidden}
+    s = settled(board, readings=readings, time=frame / 10.0, lifted=lifted)
+    return replace(s, frame=frame, provisional=provisional, lifted_at=lifted_at)
+
+
+def test_squares_under_a_hand_are_read_as_last_seen_in_view_to_record_legal_play_art_22():
+    # At blitz a hand rests over squares where four plies were played; they were seen whole on
+    # a board in passing (four plies on: kept as evidence), and the still board after the fifth
+    # ply has them under the hand.  Read as they were last seen, nothing seen changing on them
+    # since, the board is five plies on and the line is recorded (the system bench's selfplay-20
+    # at seed 7474006: an arm rested over a third of the board for 36 s, nothing was recorded).
+    positions = _under_hand_positions()
+    arb = Arbiter()
+    assert arb.observe(_framed(positions[4].pieces(), 30, provisional=True)) == ()
+    assert arb.game.ply == 0
+    still = _framed(positions[5].pieces(), 60, hidden=UNDER_HAND, guess=positions[0].pieces())
+    events = arb.observe(still)
+    assert texts(events) == list(UNDER_HAND_LINE)
+    assert not of(events, Irregularity)
+
+
+#: Ten quiet plies; the board after the fifth is seen in passing, the hand over Black's back
+#: rank, and the board after the tenth is read still with the hand there.
+ASIDE_LINE = ("33-28", "17-21", "31-27", "18-23", "34-30", "20-25", "39-34", "13-18", "44-39",
+              "11-17")
+BACK_RANK = (1, 2, 3, 4, 5, 6, 9, 10)
+
+
+def test_a_board_in_passing_read_whole_as_last_seen_joins_the_evidence_when_nothing_else_explains_art_22():
+    # The board five plies on is seen in passing with a hand resting over Black's back rank,
+    # squares no move changed since they were seen in view.  Read as last seen there it is whole
+    # and legal play explains it; it is set aside (a joined board kept as evidence always held
+    # back a deep search that caught up nine plies at quick play: the system bench's selfplay-16
+    # at seed 7474002).  The still board ten plies on, the hand still there, is beyond any
+    # search of its own; the board set aside joins the evidence, and the ten plies are recorded
+    # on its second reading, through the board five plies on (the order of each five was not
+    # seen, and is said: the lines are of different moves).  Without it the record stood still for the third reading too.
+    positions = [Position.start()]
+    for text in ASIDE_LINE:
+        positions.append(positions[-1].play_text(text))
+    arb = Arbiter()
+    assert arb.observe(_framed(positions[0].pieces(), 10)) == ()
+    assert arb.observe(_framed(positions[5].pieces(), 50, BACK_RANK, provisional=True)) == ()
+    first = arb.observe(_framed(positions[10].pieces(), 100, BACK_RANK))
+    assert of(first, LookAgain) and arb.game.ply == 0
+    events = arb.observe(_framed(positions[10].pieces(), 110, BACK_RANK))
+    assert len(of(events, MovePlayed)) == 10 and not of(events, Irregularity)
+    assert arb.position.pieces() == positions[10].pieces()
+    after_five = Position.start()
+    for move in arb.game.moves[:5]:
+        after_five = after_five.play(move)
+    assert after_five.pieces() == positions[5].pieces()
+    assert any(ORDER_UNSEEN in c.text or ROUTE_UNSEEN in c.text
+               for c in of(events, ScoresheetComment))

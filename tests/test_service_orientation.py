@@ -365,3 +365,19 @@ def test_a_configured_corner_stands_while_a_square_of_whites_first_moves_reads_u
     assert not shows_half_turn(glare, START, clearly=True)
     # a guessed orientation is still turned by it: White moves first (RULES.md)
     assert shows_half_turn(glare, START)
+
+
+def test_a_configured_corner_takes_boards_in_passing_before_the_first_move(tmp_path):
+    """Square 46's corner configured (and right), the next mover's hand hovering over the board
+    from the first move on and every reply begun before the board was seen still: no board is
+    seen without a hand until the opening is over.  Boards in passing were not taken before the
+    first move while the corner was unconfirmed (only one showing White's move alone, which none
+    did), and nothing of the opening was recorded; the configured corner is trusted as a still
+    board trusts it, and the six plies are recorded, in order, with nothing irregular."""
+    opening = ("33-28", "17-21", "31-27", "18-23", "34-30", "20-25")
+    pace = replace(Pace.quick(), hover=1.0, early_reply=1.0, drape=0.0, rest=0.0, lay_aside=0.0)
+    frames = list(game_frames(START, moves_of(*opening), fps=6, camera=CAMERA, style=Style(),
+                              seed=3, pace=pace))
+    c, events = watch(tmp_path, frames, corner_46=frames[0].corner_46)
+    assert not [e for e in events if isinstance(e, Irregularity)], [str(e) for e in events]
+    assert c.arbiter.game.move_texts() == list(opening)
