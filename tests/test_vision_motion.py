@@ -792,40 +792,6 @@ def test_an_arms_long_shadow_over_a_man_moved_under_it_is_no_hand(lamp_deg, hand
     assert not sample.hand
 
 
-@pytest.mark.parametrize("lamp_deg, hand_at", [(0.0, (440, 200, 0)), (180.0, (-40, 200, 180)),
-                                               (270.0, (200, -40, -90))])
-def test_squares_under_an_arms_long_shadow_are_read(lamp_deg, hand_at):
-    """The same arm at rest beside the board, its shadow over a third of the squares: the
-    board taken after the move reads them.  Counted as covered by what reaches in from the
-    table, the shadow left 18-21 squares unread on each such board (every still board of a dim
-    game under one low lamp, and nothing recorded for 30 plies: the other renderer's
-    selfplay-1 at seed 8181005).  Read, every square is right in colour or unsure."""
-    from renderer.hands import Hand
-    from renderer.render import Renderer
-
-    start = Position.start()
-    after = start.play(start.parse_move("32-28")).pieces()
-    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
-    lamp = Lighting(shadow=0.75, light_elevation_deg=30.0, light_azimuth_deg=lamp_deg)
-    renderer = Renderer()
-    watcher = calibrated_watcher(renderer, cam, Style(), lamp)
-    x, y, from_deg = hand_at
-    arm = Hand(x_mm=x, y_mm=y, from_deg=from_deg, height_mm=140, size=1.1, sleeve_mm=330)
-    for i in range(5):
-        watcher.feed(renderer.render(start.pieces(), cam, Style(), lamp, seed=10 + i).image, i / 10)
-    boards = [watcher.feed(renderer.render(after, cam, Style(), lamp, seed=30 + i, hand=[arm]).image,
-                           0.5 + i / 10) for i in range(20)]
-    taken = [b for b in boards if b is not None]
-    assert taken, "the board is taken beside the arm"
-    obs = taken[-1].observation
-    assert len(obs.occluded) <= 10, obs.occluded
-    for sq in range(1, 51):
-        reading, truth = obs.reading(sq), after.get(sq)
-        if not reading.occluded and reading.confidence >= 0.9:
-            assert (reading.content is None) == (truth is None), (sq, reading)
-            assert truth is None or reading.content.color is truth.color, (sq, reading)
-
-
 def test_a_dark_hand_over_light_squares_in_a_dim_room_is_a_hand():
     """A dark hand and sleeve over the light squares in a dim room look, pixel by pixel, like a
     shade of those squares (two thirds of its changed pixels are explained by a brightness

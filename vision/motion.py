@@ -101,9 +101,6 @@ class MotionSample:
     board_motion: float = 0.0  # ``motion`` within the playing area alone (the ring left out)
     hand_px: np.ndarray | None = None  # the view's pixels of a hand over the board (no shade)
     moved: np.ndarray | None = None  # the view's pixels changed since the previous frame
-    # the view's pixels of regions reaching in from the table with no shadow joining them
-    # (`shadow`): what hides squares beside the board (``from_table`` keeps the shadows too)
-    reaching: np.ndarray | None = None
 
 
 def view_point(x: float, y: float) -> tuple[int, int]:
@@ -874,21 +871,6 @@ def _hands(diff: np.ndarray, config: MotionConfig, shaded: np.ndarray | None = N
     return held[labels] & diff, beside, table
 
 
-def _reaching(table: np.ndarray, shadowed: np.ndarray) -> np.ndarray | None:
-    """The pixels of ``table`` (regions from the table, `_hands`) in regions that reach in from
-    the table once the ``shadowed`` pixels (`shadow`) are left out: an arm's shadow over the
-    board hides none of it, nor joins a man moved under it to the table.  None when no shadow
-    lies on ``table``."""
-    if not (table & shadowed).any():
-        return None
-    lit = table & ~shadowed
-    found = _from_table(lit)
-    if found is None:
-        return np.zeros_like(table)
-    labels, _, outside = found
-    return outside[labels] & lit
-
-
 def _from_table(joins: np.ndarray) -> tuple[np.ndarray, int, np.ndarray] | None:
     """The regions of ``joins`` (gaps of a pixel bridged) and which of them come from the table
     (`_hands`): (labels, how many, from the table per label); None when none does."""
@@ -999,7 +981,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
     moved = None
     hand_cells = None
     hand_seen = beside = False
-    table = diff = reaching = None
+    table = diff = None
     if still is not None:
         reference = still * exposure_gain(view, still)
         change = tolerant_change(view, reference)
@@ -1008,9 +990,8 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
         if diff.any():
             lum = brightness(view), brightness(reference)
             shaded = shade(view, reference, delta, lum)
-            shadowed = shadow(view, reference, shaded, delta, lum)
-            hand, beside, table = _hands(diff, config, shaded, shadowed)
-            reaching = _reaching(table, shadowed)
+            hand, beside, table = _hands(diff, config, shaded,
+                                         shadow(view, reference, shaded, delta, lum))
         else:
             shaded = np.zeros_like(diff)
             hand, beside, table = _hands(diff, config, shaded)
@@ -1040,7 +1021,7 @@ def measure(view: np.ndarray, previous: np.ndarray | None, still: np.ndarray | N
                         None if moved is None else moved.astype(bool), ring_share, hand_cells,
                         beside, table, beside and table is not None and _near_change(table, changed),
                         hand_seen, diff, board_motion, hand & ~shaded if hand_seen else None,
-                        moved_px, table if reaching is None else reaching)
+                        moved_px)
 
 
 #: A region differs faintly from the still board where the mean of its change over

@@ -1201,11 +1201,7 @@ class BoardWatcher:
         sample, covered = self._covers
         if sample is not self._sample:  # (once per frame: the passing sightings and the settle)
             covered = None
-            # a shadow from the table covers nothing (`MotionSample.reaching`): the squares'
-            # pattern is seen under it.  Counted, an arm's shadow from one low lamp across the
-            # board in a dim room left 30 squares unread on every still board, and nothing was
-            # recorded for 30 plies (the other renderer's selfplay-1, seed 8181005)
-            table = None if self._sample is None else self._sample.reaching
+            table = None if self._sample is None else self._sample.from_table
             shares = None if table is None or not table.any() else cell_shares(table)
             if shares is not None:
                 reach = reach_shares(table, _BESIDE_REACH, _BESIDE_COVERS)
