@@ -238,8 +238,8 @@ class Arbiter(Recovery):
             self.in_view.remember(settled)
         if settled.provisional:
             return self._provisional(settled)
-        if self._quick_only or self._joining:
-            return self._observe_still(settled)
+        if self._quick_only or self._joining or not (settled.observation.occluded or self._aside):
+            return self._observe_still(settled)  # (nothing to join: no copy to judge it on)
         before = self._copy()
         joined = self._joined(settled) if settled.observation.occluded else None
         if joined is not None:
