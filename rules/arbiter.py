@@ -241,7 +241,7 @@ class Arbiter(Recovery):
         if self._quick_only or self._joining or not (settled.observation.occluded or self._aside):
             return self._observe_still(settled)  # (nothing to join: no copy to judge it on)
         before = self._copy()
-        joined = self._joined(settled) if settled.observation.occluded else None
+        joined = self._joined(settled)
         if joined is not None:
             # Squares under a hand read as they were last seen in view, where nothing was seen
             # changing on them since (`_joined`): at blitz an arm rested over a third of the
@@ -332,7 +332,9 @@ class Arbiter(Recovery):
         if key is None:
             key = _crowning_in_doubt(decision)
         lifted = [sq for sq in settled.lifted if (p := base.get(sq)) and p.color is position.turn]
-        self._note_sightings(settled)
+        self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
+        self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
+        self._sight(settled)
 
         if key is None:
             if decision.explained:
@@ -385,8 +387,9 @@ class Arbiter(Recovery):
             return self._irregular(obs, base, when, lifted, settled.beside)
 
         what = key[0]
-        hidden = tuple(sorted(sq for sq in _changes_of(candidates, key) if obs.reading(sq).occluded))
-        if what in ("move", "reply") and hidden:
+        hidden = () if what not in ("move", "reply") or not obs.occluded else tuple(
+            sorted(sq for sq in _changes_of(candidates, key) if obs.reading(sq).occluded))
+        if hidden:
             # A move is recorded from the squares it changes read as it leaves them, not from
             # the squares around them: with a hand over 33 squares, a dark man's square read
             # empty surely and the square before it read empty, 31-27 (27 under the hand) was
@@ -651,12 +654,6 @@ class Arbiter(Recovery):
         the oldest going first beyond `RECOVERY_READINGS`."""
         self._glimpses.append(obs)
         del self._glimpses[:-RECOVERY_READINGS]
-
-    def _note_sightings(self, settled: Settled) -> None:
-        """Keep the squares ``settled`` saw lifted and placed on the way, in order, and when."""
-        self._lifted_seen.extend(sq for sq in settled.lifted if sq not in self._lifted_seen)
-        self._placed_seen.extend(sq for sq in settled.placed if sq not in self._placed_seen)
-        self._sight(settled)
 
     def _sight(self, settled: Settled) -> None:
         """Keep the frame each square of ``settled`` was first seen lifted or placed on, and the
