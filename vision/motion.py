@@ -436,16 +436,26 @@ def _set_down(view: np.ndarray, reference: np.ndarray, level: np.ndarray, past: 
     seed 6565004; `renderer.sequence.Pace.lay_aside`).  A hand resting beside the board that
     lies still as long is learnt too, and its leaving is motion, then learnt back; a hand whose
     fingers reach over a square, an arm across the board, a shade over it touch squares and are
-    never learnt so.  Nor is a shade (the table under another light: under one lamp the arms'
+    never learnt so, nor is a region across the whole ring from the table to the board (an arm
+    whose hand lies unseen on squares of its own colour).  Nor is a shade (the table under another light: under one lamp the arms'
     shadows sweep the ring, and learnt, each shadow's leaving was a change beside the board;
     the other renderer's selfplay-30 at seed 5757004 recorded nothing for 17 s so), nor a
     change with no core (`_SET_DOWN_CORE_PX`: a shadow's or a reflection's edge).  None when
     there are too few samples yet."""
     if len(past) < _SET_DOWN_SAMPLES - 1 or not (stale & ring).any():
         return None
-    count, labels = cv2.connectedComponents(stale.astype(np.uint8), connectivity=8)
-    inner = labels[~ring]
+    # (gaps of a pixel bridged, as `_from_table` does: an arm's colour may match the border's)
+    bridged = cv2.dilate(stale.astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(bridged, connectivity=8)
+    inner = labels[~ring & stale]
     touching = np.unique(inner[inner > 0])
+    # a region across the whole ring, from the table to the board's rim, is an arm lying over
+    # the border: where its hand lies over the squares it may differ from them too little to be
+    # seen (skin on cream squares), and the region touched no square.  Learnt, the arm's hand
+    # was no longer tied to the table, became part of the board with the next board taken, and
+    # the men under it read as empty squares for 20 s (our renderer's selfplay-19 at 8282001)
+    across = np.intersect1d(labels[_rim_mask() & stale], labels[_edge_mask() & stale])
+    touching = np.union1d(touching, across[across > 0])
     out = stale & ring
     if touching.size:
         out &= ~np.isin(labels, touching)
@@ -806,6 +816,25 @@ _EDGE_PX = 3
 #: from the board before that move, or did not name it.
 _WIDE = 2.5
 _RING_COVER = 0.5
+
+
+#: How near the playing area (view pixels) a region of the ring reaches to reach the board: the
+#: ring's innermost pixel is the playing area's rim, and a hand's skin over a light edge square
+#: may differ from it too little there.  The ring is 16 pixels wide, a man 7: no man laid aside
+#: spans it from the table to within this of the board.
+_RIM_PX = 3
+
+
+@cache
+def _rim_mask() -> np.ndarray:
+    """The ring's pixels within `_RIM_PX` of the playing area: where the board begins (built
+    once: read only)."""
+    ring = _ring_mask()
+    k = 2 * _RIM_PX + 1
+    near = cv2.dilate((~ring).astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    mask = ring & near
+    mask.flags.writeable = False
+    return mask
 
 
 @cache
