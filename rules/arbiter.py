@@ -49,7 +49,7 @@ from rules.events import (CountersChanged, CrownPending, DrawPossible, Event, Ga
 from rules.game import Game
 from rules.irregularities import Finding, classify, name
 from rules.lines import Root, Searches, SureKinds
-from rules.matching import KING_CONFIDENT, Candidate, Scorer, changes_between, sure_of_kind
+from rules.matching import KING_CONFIDENT, LIKELY_KIND, Candidate, Scorer, changes_between, sure_of_kind
 from rules.move import Move
 from rules.in_view import InView
 from rules.observation import CONTENTS, Observation, Settled
@@ -118,6 +118,10 @@ GAINED = "a side has more pieces than it had: a square is misread, looking again
 #: 6868000, injected at ply 36).
 SECOND_CHOICE_READINGS = 3
 SECOND_CHOICE_SHARE = 0.25
+#: A board read alike this many times in a row whose act's only unsure squares are squares it
+#: left, read empty likely, while a piece of theirs stands surely on a square that was empty, is
+#: taken as read (`Arbiter._left_steadily`): as many readings as a stalled board's.
+LEFT_STEADILY = STALL_READINGS
 #: The `LookAgain` reason for pieces gone from squares the camera saw a hand over
 #: (`Arbiter._under_a_hand`).
 UNDER_A_HAND = "pieces seen under a hand are gone: looking again once it has left"
@@ -929,7 +933,7 @@ class Arbiter(Recovery):
                     if (base.get(sq) != board.get(sq) or reference.get(sq) != board.get(sq))
                     and unsure(sq)]
         second: tuple[Event, ...] = ()
-        if doubtful:
+        if doubtful and not self._left_steadily(obs, base, board, doubtful):
             chosen = self._second_choices(obs, board, doubtful)
             if chosen is None:
                 return (LookAgain(self.game.ply, when, "the squares that changed are not read clearly",
@@ -1023,6 +1027,29 @@ class Arbiter(Recovery):
                                    finding.seen.long_text() if finding.seen else None,
                                    finding.legal, finding.changes))
         return tuple(events) + second
+
+    def _left_steadily(self, obs: Observation, base: dict[int, Piece], board: dict[int, Piece],
+                       doubtful: list[int]) -> bool:
+        """Whether the act's unsure squares (``doubtful``) are only squares it left, each read
+        empty at `LIKELY_KIND` or more, on a board read alike `LEFT_STEADILY` times in a row with
+        nothing open, where a piece of the side that left them stands, read surely, on a square
+        that was empty: a human arbiter reads the piece moved.  Black's man 13 moved to 19 out of
+        turn (Art. 27a) in a dim room, black men the colour of the dark squares: 19 read a black
+        man at 0.97, the emptied 13 empty at 0.81-0.87 on six readings in a row, and the move
+        was never named (the system bench's selfplay-15 at seed 8282003, injected at ply 12).
+        A square read empty alone, with no piece put down anywhere, stays unsure: a man in the
+        shade, read empty so, is no man taken off."""
+        if self.pending is not None or self._read_in_a_row(obs) < LEFT_STEADILY:
+            return False
+        sides = set()
+        for sq in doubtful:
+            r = obs.reading(sq)
+            if r.occluded or board.get(sq) is not None or base.get(sq) is None \
+                    or r.kind_confidence < LIKELY_KIND:
+                return False
+            sides.add(base[sq].color)
+        return any(board.get(sq) is not None and base.get(sq) is None and sq not in doubtful
+                   and board[sq].color in sides for sq in board)
 
     def _second_choices(self, obs: Observation, board: dict[int, Piece], doubtful: list[int]
                         ) -> tuple[dict[int, Piece], str] | None:

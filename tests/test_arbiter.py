@@ -176,6 +176,27 @@ def test_moving_the_opponents_piece_art_27a():
     assert irr.square == 19 and "put it back on 19" in irr.remedy
 
 
+def test_a_piece_moved_out_of_turn_off_a_square_read_empty_unsurely_is_named_once_steady_art_27a():
+    # Black's man 19 moved to 23 on White's turn, in a dim room, black men the colour of the
+    # dark squares: 23 reads a black man surely, the emptied 19 empty at only 0.85 (a man the
+    # second choice).  Read so four times in a row the move is named; before, looked at again.
+    arb = arbiter()
+    unsure_left = {19: SquareReading(None, 0.85, Piece(BLACK))}
+    said = [arb.observe(seen(arb, {19: None, 23: BM}, readings=unsure_left)) for _ in range(4)]
+    assert all(of(events, LookAgain) and not of(events, Irregularity) for events in said[:3])
+    irr = irregularity(said[3])
+    assert irr.kind is K.OPPONENT_PIECE and irr.article == "Art. 27a" and irr.square == 19
+
+
+def test_a_man_read_empty_unsurely_with_nothing_put_down_is_never_named_art_27():
+    # A black man in the shade reads empty at 0.85 on every reading, nothing else changed: no
+    # piece was put down anywhere, so nothing says it was moved or taken off.
+    arb = arbiter()
+    unsure_gone = {19: SquareReading(None, 0.85, Piece(BLACK))}
+    for _ in range(8):
+        assert not of(arb.observe(seen(arb, {19: None}, readings=unsure_gone)), Irregularity)
+
+
 def test_moving_the_opponents_piece_beside_a_king_the_camera_cannot_tell_art_27a():
     # Black's king on 23 is read as a man at 0.53 (the camera cannot tell kings there) while
     # white moves 45-40 on black's turn.  The king is the king the game put there (a king never
