@@ -165,8 +165,10 @@ def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np
     (`classify`), where a cell of the squares the pieces stand on (`playing_parity`) stands out
     from the empty squares (by its colour's distance from looking empty, or by its outline and
     colour together), the empty reading's share moved to the pieces' by how sure that is
-    (their colours' word on which side it is kept); and (10, 10) the pieces read whose tops are
-    no height evidence (`poor_tops`)."""
+    (their colours' word on which side it is kept), and on the other cells the pieces' share
+    kept only as far as the cell stands out by its colour's distance (`colour_sure`): both must
+    say so there; and (10, 10) the pieces read whose tops are no height evidence
+    (`poor_tops`)."""
     occupied, sure, by_colour = photo_occupied(view)
     playing = view.parity == playing_parity(view, occupied)
     # the sides' colours from the pieces on the squares pieces stand on: a cell of the other
@@ -197,6 +199,17 @@ def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np
     p = p.copy()
     p[..., EMPTY] -= moved
     p[..., 1:] += moved[..., None] * side
+    # On the other squares the colours' word alone does not make a piece either: its top must
+    # also stand out from the square's own look (`colour_sure`).  Pale men on light squares
+    # (pale grey on light grey) leave every light square's top about as near the pale side's
+    # colour as the light square's own: by the colours alone they read half and half, and on
+    # 300 `bench.stills` home stills (seed 0) 51 light squares of 8 boards read as pieces
+    # (home-0190: 22 of them, each 3 to 8 from looking empty where the pieces lay 18 to 36;
+    # all but one under the split of `colour_threshold`)
+    off = ~playing
+    kept = p[..., 1:] * np.where(off, by_colour, 1.0)[..., None]
+    p[..., EMPTY] += (p[..., 1:] - kept).sum(axis=-1)
+    p[..., 1:] = kept
     probs = CellProbabilities(p)
     best = probs.best()
     # a piece read only by its distance and outline, the colours' word empty, shows no top of
