@@ -80,3 +80,48 @@ def test_pieces_near_the_dark_squares_colour_are_read_as_pieces(scene):
     dark = set(cells)
     assert all(reading.grid[r][c] == "." for r in range(10) for c in range(10)
                if (r, c) not in dark)
+
+
+#: `bench.stills` home-0014 at seed 0: dark red men (31, 38, 99) on purple squares
+#: (44, 31, 65), a 5 px motion blur: (white men, black men, white kings, black kings, style,
+#: camera, light, render seed).  Their tops lay 9 to 16 from looking empty, the empty dark
+#: squares 3 to 9 (each square's own top-to-floor offset), and the outline scores did not set
+#: them apart: all six read empty.  They differ from the squares in hue (b*), where every empty
+#: square is alike.
+RED_ON_PURPLE = (
+    (8, 14, 20, 25, 26, 28, 37, 49), (4, 6, 13, 17), (), (46, 48),
+    Style(light_square=(224, 250, 229), dark_square=(44, 31, 65), border=(48, 36, 18),
+          table=(35, 57, 102), white_piece=(150, 207, 209), black_piece=(31, 38, 99),
+          border_print=None, edge_line=None, border_mm=17.00251576504254,
+          piece_diameter=0.8846589468567632, man_height=0.2453248855286952,
+          side_shade=0.7749582408847888, piece_relief=0.22307626902575828,
+          piece_gloss=0.36368174704636336, square_grain=0.22628689620749684,
+          table_grain=0.06006485639993642, texture_seed=887940275),
+    Camera(tilt_deg=24.79428714573097, yaw_deg=-59.169142460878874, roll_deg=-1.9375603218912385,
+           distance_mm=860.5407587965371, fov_deg=64.97598825671957, k1=-0.17270545511446364,
+           k2=0.0017183026808062253, look_dx_mm=5.769248572724667,
+           look_dy_mm=-2.532680791792922),
+    Lighting(gradient=0.074737545523694, gradient_deg=255.79928476336866,
+             vignette=0.305053629161904, exposure=0.9105614986083926,
+             white_balance=(0.9270809300132266, 1.0744697498958167, 0.8830619726600326),
+             glare=0.0, glare_xy=(0.28713261421773006, 0.5851843639304788),
+             glare_radius=0.09547086133524264, shadow=0.2297880352114762,
+             light_azimuth_deg=295.13258687932654, light_elevation_deg=43.34904174975481,
+             noise=1.5725939591973783, blur=1.2989340016441728,
+             motion_blur=5.129905618619103, motion_deg=28.400686206323886, jpeg_quality=82,
+             sheen=0.069),
+    14)
+
+
+def test_pieces_of_another_hue_than_the_dark_squares_are_read_as_pieces():
+    from tests.vision_helpers import read_still_scene
+
+    pieces, read, reading, _ = read_still_scene(RED_ON_PURPLE)
+    missed = [sq for sq in pieces if read[sq] == "."]
+    empty_wrong = [sq for sq in range(1, 51) if sq not in pieces and read[sq] != "."]
+    assert not missed and not empty_wrong, f"pieces read empty {missed}, empty read {empty_wrong}"
+    # each side one colour throughout (kings apart), the two apart
+    sides = [{read[sq].lower() for sq, p in pieces.items() if p.color is colour}
+             for colour in (WHITE, BLACK)]
+    assert all(len(s) == 1 for s in sides) and sides[0] != sides[1], sides
+    assert reading.pieces_on_light == 0, reading.grid
