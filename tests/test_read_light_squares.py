@@ -30,7 +30,7 @@ SCENES = {
               piece_gloss=0.1706277356667287, square_grain=0.2445497431474634,
               table_grain=0.7629385394003197, texture_seed=65736511),
         Camera(tilt_deg=25.11104602528165, yaw_deg=153.99410863203684,
-               roll_deg=-9.328243733892547, distance_mm=1289.4520222836843,
+               roll_deg=-9.328243733892547, distance_mm=1289.4520222836843, focal_px=None,
                fov_deg=62.03147237990716, k1=-0.12861686485644963, k2=0.025151333885234214,
                look_dx_mm=3.5059372984598483, look_dy_mm=11.947679593499792),
         Lighting(gradient=0.4013910168844439, gradient_deg=26.87135940988551,
@@ -57,7 +57,7 @@ SCENES = {
               piece_gloss=0.37977358888056406, square_grain=0.3416444122646013,
               table_grain=0.20600065267149525, texture_seed=365196788),
         Camera(tilt_deg=40.83240832647786, yaw_deg=72.72876430049604,
-               roll_deg=2.5024152812600065, distance_mm=908.8228406438004,
+               roll_deg=2.5024152812600065, distance_mm=908.8228406438004, focal_px=None,
                fov_deg=65.3977795781004, k1=-0.10270957560982194, k2=-0.015327947444583323,
                look_dx_mm=13.755156469399966, look_dy_mm=-6.607054710351344),
         Lighting(gradient=0.0947885913363003, gradient_deg=312.83867088469765,
@@ -83,8 +83,8 @@ def test_empty_light_squares_beside_pale_pieces_of_their_colour_read_empty(scene
              if (r + c) % 2 != reading.dark_parity]
     assert min(reading.confidence[r][c] for r, c in light) >= 0.8
     # the pieces on the dark squares are read as they were (the lighter or darker colour for
-    # each side, kings apart): one cell of the pale-grey board, a dark red man beside the glare,
-    # reads empty (the pip stack) or pale (OpenCV 4.6) before and after
+    # each side, kings apart): one cell of the pale-grey board, a dark red man (sq 6), reads
+    # empty before and after
     wrong = min(sum(1 for sq, p in pieces.items()
                     if read[sq].lower() != ("w" if p.color.is_white == white_lighter else "b"))
                 for white_lighter in (True, False))
