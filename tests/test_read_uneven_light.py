@@ -100,6 +100,35 @@ SCENES = {
                  noise=1.9947220338069607, blur=1.1577933031393257, motion_deg=89.28147999780658,
                  jpeg_quality=69, sheen=0.049),
         60),
+    # home-0224: black men (29, 32, 35) in a lamp's glare beside red ones (37, 22, 174), the
+    # camera 45 degrees off vertical: the two in the glare grey, nearer the red men's colour
+    # than their own, read red.  The floor beside them shows the glare's grey light, and they
+    # lie nearest their own colour washed out by it.
+    "black-men-in-a-glare": (
+        (6, 9, 11, 15, 20, 24, 31, 35),
+        (4, 21, 22, 30, 41, 43, 44),
+        (25,),
+        (38,),
+        Style(light_square=(163, 199, 200), dark_square=(65, 94, 101), border=(114, 76, 105),
+              table=(66, 129, 195), white_piece=(37, 22, 174), black_piece=(29, 32, 35),
+              border_print=None, edge_line=None, border_mm=31.298510950877297,
+              piece_diameter=0.8161781954891449, man_height=0.22952760353570464,
+              side_shade=0.7620979377209497, piece_relief=0.08197702498007187,
+              piece_gloss=0.40970361100716157, square_grain=0.4178374308608216,
+              table_grain=0.6045150175136488, texture_seed=22194453),
+        Camera(tilt_deg=44.51723342461952, yaw_deg=174.79483244677039,
+               roll_deg=3.246046522481933, distance_mm=629.4367224789112, focal_px=None,
+               fov_deg=62.175043144832074, k1=-0.05996320436616377, k2=0.01712388565217379,
+               look_dx_mm=6.984356787619055, look_dy_mm=30.71182935552741),
+        Lighting(gradient=0.4025896842831887, gradient_deg=262.06355901142047,
+                 vignette=0.1637828745223308, exposure=1.0265756628319154,
+                 white_balance=(0.8862110782405838, 1.09084415114022, 1.0270516253008664),
+                 glare=0.5912308805495392, glare_xy=(0.442060441762516, 0.3246707670541428),
+                 glare_radius=0.08408394447308923, shadow=0.45768606887323626,
+                 light_azimuth_deg=79.51974767722174, light_elevation_deg=44.11925902222263,
+                 noise=2.2909116148820354, blur=0.7645948586003107,
+                 motion_deg=4.504794969137109, jpeg_quality=82, sheen=0.137),
+        224),
 }
 
 

@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.colours import EMPTY, ColourModel, distance
+from vision.colours import (_CLIPPED, EMPTY, GLARE_MIN, ColourModel, bgr_to_lab, distance,
+                            lab_to_bgr)
 from vision.squares import (BoardView, CellProbabilities, _otsu, classify, colour_threshold,
                             empty_distance, learn_colours, normalised_tops, square_colours)
 
@@ -191,10 +192,51 @@ def poor_tops(view: BoardView, model: ColourModel, dark_parity: int, sure: np.nd
     return (sure > 0) & (best > 0) & (distance(tops, dark_square) < distance(tops, own))
 
 
+def floor_glare(view: BoardView, light: np.ndarray, dark: np.ndarray,
+                dark_parity: int) -> np.ndarray:
+    """(10, 10) the grey light (8-bit B, G and R each) a lamp's glare adds on each cell, as its
+    floor shows it: the floor's least rise over its parity's square colour, where all three of
+    B, G and R rose by at least `GLARE_MIN` and alike (a grey light, not a colour cast or a
+    lamp's fall-off on a coloured square: as `vision.colours.CellReferences.with_glare`); 0
+    elsewhere."""
+    colour = np.where((view.parity == dark_parity)[..., None], dark, light)
+    rise = lab_to_bgr(view.floor) - lab_to_bgr(colour)
+    low, high = rise.min(axis=-1), rise.max(axis=-1)
+    return np.where((low >= GLARE_MIN) & (high - low <= 0.5 * high), low, 0.0)
+
+
+def glare_sides(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarray:
+    """(10, 10, 3) ``p`` with the two sides' shares of each cell under a glare (`floor_glare`)
+    weighed again: each side's colour as it is or washed out by the glare the cell's floor
+    shows, the nearer to the cell's top.  A dark man in a lamp's glare is grey, nearer a red
+    side's colour than his own navy one, and nearest his own washed out.  Other cells, and
+    tops clipped white (any colour washed out far enough fits them), as they are."""
+    light, dark, dark_parity = square_colours(view)
+    glare = floor_glare(view, light, dark, dark_parity)
+    top = lab_to_bgr(view.top)
+    at = (glare > 0) & (top.max(axis=-1) < _CLIPPED)
+    if not at.any():
+        return p
+    _, _, lighter, darker = model.arrays()
+    tops = normalised_tops(view, light, dark, dark_parity)
+    sides = np.stack([lighter, darker])  # (2, 3)
+    washed = bgr_to_lab(np.clip(lab_to_bgr(sides) + glare[..., None, None], 0, 255))
+    d = np.minimum(distance(tops[..., None, :], sides), distance(view.top[..., None, :], washed))
+    sigma = max(model.spread, 6.0) * 1.6
+    logits = -d ** 2 / (2 * sigma ** 2)
+    logits -= logits.max(axis=-1, keepdims=True)
+    share = np.exp(logits)
+    share /= share.sum(axis=-1, keepdims=True)
+    out = p.copy()
+    pieces = p[..., 1:].sum(axis=-1)
+    out[at, 1:] = pieces[at, None] * share[at]
+    return out
+
+
 def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np.ndarray]:
     """One photo's cells: the colour model learnt from the cells that hold a piece
     (`photo_occupied`, `learn_colours`), and every cell's probabilities: the colours'
-    (`classify`), where a cell of the squares the pieces stand on (`playing_parity`) stands out
+    (`classify`; the sides weighed again under a glare, `glare_sides`), where a cell of the squares the pieces stand on (`playing_parity`) stands out
     from the empty squares (by its colour's distance from looking empty, or by its outline and
     colour together), the empty reading's share moved to the pieces' by how sure that is
     (their colours' word on which side it is kept), and on the other cells the pieces' share
@@ -210,7 +252,7 @@ def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np
     on_playing = occupied & playing
     model, dark_parity = learn_colours(view, on_playing if np.count_nonzero(on_playing) >= 2
                                        else occupied)
-    p = classify(view, model, dark_parity).p
+    p = glare_sides(view, model, classify(view, model, dark_parity).p)
     # Whether a cell holds a piece is told by how far its top lies from the square's own look
     # beside it, against the other cells' (`photo_occupied`); which side by the colours.  The
     # colours' own empty-or-piece weighing compares a top with the board-wide piece colours:
