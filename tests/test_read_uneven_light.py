@@ -129,6 +129,35 @@ SCENES = {
                  noise=2.2909116148820354, blur=0.7645948586003107,
                  motion_deg=4.504794969137109, jpeg_quality=82, sheen=0.137),
         224),
+    # home-0165: red men on red squares, a lamp's glare at the board's far corner, no JPEG:
+    # the empty squares scatter so little in colour and outline that three beside the glare's
+    # spot (4 to 8 from looking empty, outlines 0.75 to 0.87, no piece's) stood many spreads
+    # out and read as red men
+    "empty-squares-beside-a-glare": (
+        (6,),
+        (11, 15, 22),
+        (13,),
+        (25,),
+        Style(light_square=(200, 198, 225), dark_square=(53, 50, 159), border=(14, 9, 118),
+              table=(59, 134, 190), white_piece=(55, 43, 197), black_piece=(21, 27, 26),
+              border_print=(9, 6, 82), edge_line=None, border_mm=14.139275125555814,
+              piece_diameter=0.8626098440442628, man_height=0.1822714160566054,
+              side_shade=0.8547460442758235, piece_relief=0.08425709522201419,
+              piece_gloss=0.23136389734809892, square_grain=0.16399442990053884,
+              table_grain=0.7418055900891298, texture_seed=392472501),
+        Camera(tilt_deg=19.340988329218604, yaw_deg=81.767754188607,
+               roll_deg=9.974455671608418, distance_mm=679.183780847356, focal_px=None,
+               fov_deg=55.86806797041408, k1=-0.1612195594180311, k2=0.013356569244888709,
+               look_dx_mm=16.925352476908106, look_dy_mm=3.6853094419682257),
+        Lighting(gradient=0.1952794550713366, gradient_deg=59.926172258950004,
+                 vignette=0.028018049935868653, exposure=0.9020868643265136,
+                 white_balance=(1.0450755203119473, 0.9642042711529373, 1.006615779435813),
+                 glare=0.5370999191852663, glare_xy=(0.7061223931276979, 0.23993133065247516),
+                 glare_radius=0.049074874646691746, shadow=0.4154868922797741,
+                 light_azimuth_deg=167.40473134129613, light_elevation_deg=55.229907039148934,
+                 noise=2.5734874645586916, blur=0.9356270609234308,
+                 motion_deg=125.74242669440063, jpeg_quality=None, sheen=0.125),
+        165),
 }
 
 
