@@ -437,11 +437,11 @@ def _set_down(view: np.ndarray, reference: np.ndarray, level: np.ndarray, past: 
     lies still as long is learnt too, and its leaving is motion, then learnt back; a hand whose
     fingers reach over a square, an arm across the board, a shade over it touch squares and are
     never learnt so, nor is a region across the whole ring from the table to the board (an arm
-    whose hand lies unseen on squares of its own colour).  Nor is a shade (the table under another light: under one lamp the arms'
-    shadows sweep the ring, and learnt, each shadow's leaving was a change beside the board;
-    the other renderer's selfplay-30 at seed 5757004 recorded nothing for 17 s so), nor a
-    change with no core (`_SET_DOWN_CORE_PX`: a shadow's or a reflection's edge).  None when
-    there are too few samples yet."""
+    whose hand lies unseen on squares of its own colour).  Nor is a shade (the table under
+    another light: under one lamp the arms' shadows sweep the ring, and learnt, each shadow's
+    leaving was a change beside the board; the other renderer's selfplay-30 at seed 5757004
+    recorded nothing for 17 s so), nor a change with no core (`_SET_DOWN_CORE_PX`: a shadow's
+    or a reflection's edge).  None when there are too few samples yet."""
     if len(past) < _SET_DOWN_SAMPLES - 1 or not (stale & ring).any():
         return None
     # (gaps of a pixel bridged, as `_from_table` does: an arm's colour may match the border's)

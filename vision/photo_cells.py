@@ -242,13 +242,13 @@ def glare_sides(view: BoardView, model: ColourModel, p: np.ndarray) -> np.ndarra
 def read_cells(view: BoardView) -> tuple[ColourModel, int, CellProbabilities, np.ndarray]:
     """One photo's cells: the colour model learnt from the cells that hold a piece
     (`photo_occupied`, `learn_colours`), and every cell's probabilities: the colours'
-    (`classify`; the sides weighed again under a glare, `glare_sides`), where a cell of the squares the pieces stand on (`playing_parity`) stands out
-    from the empty squares (by its colour's distance from looking empty, or by its outline and
-    colour together), the empty reading's share moved to the pieces' by how sure that is
-    (their colours' word on which side it is kept), and on the other cells the pieces' share
-    kept only as far as the cell stands out by its colour's distance (`colour_sure`): both must
-    say so there; and (10, 10) the pieces read whose tops are no height evidence
-    (`poor_tops`)."""
+    (`classify`; the sides weighed again under a glare, `glare_sides`), where a cell of the squares
+    the pieces stand on (`playing_parity`) stands out from the empty squares (by its colour's
+    distance from looking empty, or by its outline and colour together), the empty reading's share
+    moved to the pieces' by how sure that is (their colours' word on which side it is kept), and on
+    the other cells the pieces' share kept only as far as the cell stands out by its colour's
+    distance (`colour_sure`): both must say so there; and (10, 10) the pieces read whose tops are
+    no height evidence (`poor_tops`)."""
     occupied, sure, by_colour = photo_occupied(view)
     playing = view.parity == playing_parity(view, occupied)
     # the sides' colours from the pieces on the squares pieces stand on: a cell of the other
