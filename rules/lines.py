@@ -354,7 +354,8 @@ class Trail:
     A reading *fits* when some line a few plies on from one of the ends has exactly its sure
     kinds (`legal_lines`), with no piece's round trip within those plies (`Line.leaves_no_trace`:
     a round trip seen half way is no round trip); the fewest plies are taken and the ends move
-    there.  A reading that fits nothing (misread, a hand half over the board, the middle of a
+    there (`follow` also gives the trail one ply further, the other side to move, where the
+    reading fits that too: the arbiter keeps both, `rules.recovery.Recovery._follow`).  A reading that fits nothing (misread, a hand half over the board, the middle of a
     capture) leaves the ends where they were and only counts, in ``loose``.  ``segments`` are the
     plies between consecutive readings that fitted, each with the readings that fitted nothing
     in between; ``support`` how many readings fitted, repeats of a board included."""
@@ -375,29 +376,49 @@ class Trail:
         return bool(self.segments)
 
     def follow(self, sure: SureKinds, count: int, most: int, searches: Searches,
-               budget: Budget | None = None, most_ends: int = 8) -> "Trail":
-        """The trail after a reading read ``count`` times in a row, at most ``most`` plies on.
-        More than ``most_ends`` states fitting at once (a reading with unsure squares) is no
-        evidence: the reading counts as fitting nothing."""
+               budget: Budget | None = None, most_ends: int = 8) -> tuple["Trail", ...]:
+        """The trails after a reading read ``count`` times in a row, at most ``most`` plies on:
+        the one of the fewest plies that fit it and, when the reading also fits one ply further
+        on, that one too.  A Frisian board can be reached in one ply more as well as in the
+        fewest (a sideways capture advances no row, a king goes and comes back), with the other
+        side to move; only what the readings after it show tells the two apart.  The fewest
+        alone once took a board of ply 10 for one of ply 9, with black to move: every later move
+        then needed two to four plies, support fell short and the arbiter lost track (the system
+        bench's selfplay-11 at seed 8282007).  More than ``most_ends`` states fitting at once (a
+        reading with unsure squares) is no evidence: the reading counts as fitting nothing."""
         for plies in range(0, most + 1):
-            ends: dict[movegen.RawState, list] = {}
-            for state, ways in self.ends.items():
-                search = searches.lines(state, plies, sure, budget)
-                if not search.complete:
-                    return self._missed()
-                for raws, end in search.lines:
-                    if plies > 1 and Line.of(Root.RECORDED, Position(state), raws).leaves_no_trace():
-                        continue
-                    reached = ends.setdefault(end, [])
-                    for way in ways:
-                        if len(reached) < MOST_WAYS:
-                            reached.append(way + raws)
+            ends = self._ends(plies, sure, searches, budget)
+            if ends is None or len(ends) > most_ends:
+                return (self._missed(),)
             if ends:
-                if len(ends) > most_ends:
-                    return self._missed()
-                return Trail({s: tuple(w) for s, w in ends.items()}, self.plies + plies,
-                             self.segments + ((plies, self.loose),), 0, self.support + count)
-        return self._missed()
+                fewest = self._on(ends, plies, count)
+                further = self._ends(plies + 1, sure, searches, budget) if plies < most else None
+                if not further or len(further) > most_ends:
+                    return (fewest,)
+                return fewest, self._on(further, plies + 1, count)
+        return (self._missed(),)
+
+    def _ends(self, plies: int, sure: SureKinds, searches: Searches,
+              budget: Budget | None) -> dict[movegen.RawState, list] | None:
+        """The states ``plies`` on from the ends that fit ``sure``, each with its ways (None
+        when a search spent its budget)."""
+        ends: dict[movegen.RawState, list] = {}
+        for state, ways in self.ends.items():
+            search = searches.lines(state, plies, sure, budget)
+            if not search.complete:
+                return None
+            for raws, end in search.lines:
+                if plies > 1 and Line.of(Root.RECORDED, Position(state), raws).leaves_no_trace():
+                    continue
+                reached = ends.setdefault(end, [])
+                for way in ways:
+                    if len(reached) < MOST_WAYS:
+                        reached.append(way + raws)
+        return ends
+
+    def _on(self, ends: dict[movegen.RawState, list], plies: int, count: int) -> "Trail":
+        return Trail({s: tuple(w) for s, w in ends.items()}, self.plies + plies,
+                     self.segments + ((plies, self.loose),), 0, self.support + count)
 
     def _missed(self) -> "Trail":
         return Trail(self.ends, self.plies, self.segments, self.loose + 1, self.support)

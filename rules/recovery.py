@@ -892,17 +892,18 @@ class Recovery:
                 break
             count += group.count
         pending = self.pending
-        trail = Trail.at(self.position._state)
+        followed = (Trail.at(self.position._state),)
         passed = False  # a line from the recorded position passed the open irregular board
         for group in earlier:
             # (as far as this board may be: at blitz the first board seen after a long gap is
             # an earlier reading by the time the board has stood long enough to be searched
             # further, and followed no further than a short gap it fitted nothing)
-            followed = self._follow(trail, group, budget, most)
+            before = max(trail.support for trail in followed)
+            followed = self._follow(followed, group, budget, most)
             if pending is not None and group.first <= self.pending_at <= group.last:
-                passed = followed.support > trail.support
-            trail = followed
-        trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs, most))]
+                passed = max(trail.support for trail in followed) > before
+        trails = [(Root.RECORDED, self.position, 0, trail, self._most(trail, last.obs, most))
+                  for trail in followed]
         if pending is None:
             return count, trails
         if pending.position is not None:
@@ -914,25 +915,38 @@ class Recovery:
         else:
             return count, trails
         at = next((g.count for g in groups if g.first <= self.pending_at <= g.last), 1)
-        trail = Trail.at(start._state, support=at)
+        followed = (Trail.at(start._state, support=at),)
         for group in earlier:
             if group.first > self.pending_at:
-                trail = self._follow(trail, group, budget, most)
-        entry = (root, start, 1, trail, self._most(trail, last.obs, most))  # the irregular move is a ply
+                followed = self._follow(followed, group, budget, most)
+        # the irregular move is a ply
+        entries = [(root, start, 1, trail, self._most(trail, last.obs, most)) for trail in followed]
         if root is Root.STANDS:
-            trails.insert(0, entry)
+            trails[:0] = entries
         else:
-            trails.append(entry)
+            trails.extend(entries)
         return count, trails
 
-    def _follow(self, trail: Trail, group: "_Group", budget: Budget,
-                most: int = RECOVERY_PLIES) -> Trail:
-        """The trail after a still reading (read ``group.count`` times in a row), at most
-        ``most`` plies on; a reading with too many squares read unsurely is no evidence."""
+    def _follow(self, trails: tuple[Trail, ...], group: "_Group", budget: Budget,
+                most: int = RECOVERY_PLIES) -> tuple[Trail, ...]:
+        """The trails after a still reading (read ``group.count`` times in a row), at most
+        ``most`` plies on (`Trail.follow`: the fewest plies that fit it, and one more); a
+        reading with too many squares read unsurely is no evidence.  A trail that did not fit
+        the reading is dropped when another did (a line one ply longer that misses a board is
+        no likelier than the one that fits it); of those whose plies have the same parity (the
+        same side to move) the one of fewer plies is kept, then the one followed from the trail
+        of fewer plies: so there are never more than two."""
         if self._unread(group.obs) > RECOVERY_UNSURE:
-            return trail
-        return trail.follow(group.sure, group.count, self._most(trail, group.obs, most),
-                            self.searches, budget)
+            return trails
+        out: dict[int, Trail] = {}
+        for trail in trails:
+            for on in trail.follow(group.sure, group.count, self._most(trail, group.obs, most),
+                                   self.searches, budget):
+                kept = out.get(on.plies % 2)
+                if kept is None or (on.loose, on.plies) < (kept.loose, kept.plies):
+                    out[on.plies % 2] = on
+        least = min(trail.loose for trail in out.values())
+        return tuple(sorted((t for t in out.values() if t.loose == least), key=lambda t: t.plies))
 
     def _unread(self, obs: Observation) -> int:
         """How many squares ``obs`` tells nothing of, for recovery (`RECOVERY_UNSURE`): read

@@ -929,6 +929,30 @@ def test_seven_plies_missed_at_blitz_are_caught_up_from_boards_each_read_once_ar
     assert arb.game.move_texts() == game.move_texts()[:end]
 
 
+def test_a_game_first_seen_still_a_ply_later_than_its_board_could_be_is_caught_up_art_22():
+    """Art. 22 (every move recorded).  Quick play under a hand (the system bench's selfplay-11
+    at seed 8282007): the first still board comes eleven plies after the start, and each board
+    after it one or two plies further on.  In Frisian draughts the same board can be reached
+    one ply sooner as well, with the other side to move (a sideways capture advances no row):
+    the board of ply 11 is also that of a ten-ply line.  Followed only at the fewest plies,
+    every later move needed two to four plies, the readings never supported so long a line
+    and the arbiter said it lost track; every board here is read surely.  The moves are
+    recorded, the order the still boards cannot tell said on the scoresheet, and the position
+    is the game's."""
+    game = SELFPLAY[10]
+    assert game.move_texts()[:11] == ["33-28", "18-22", "28-23", "22x24", "34-29", "24x33",
+                                      "32x34", "20-24", "38-32", "15-20", "39-33"]
+    arb = recorded_up_to(game, 0)
+    events = []
+    for ply in (11, 11, 12, 13, 13, 14, 15, 17, 17, 18, 19, 19, 20, 21, 22):
+        events.extend(arb.observe(settled(board(ply, game))))
+    assert not of(events, Irregularity) and not of(events, LostTrack), [str(e) for e in events]
+    assert arb.game.ply == 22 and arb.game.positions[-1] == game.positions[22]
+    assert arb.game.move_texts()[18:] == game.move_texts()[18:22]
+    said = [e.text for e in of(events, ScoresheetComment)]
+    assert any(CAUGHT_UP in t for t in said) and any(ROUTE_UNSEEN in t for t in said)
+
+
 def test_a_square_read_unsurely_as_a_piece_its_side_cannot_have_is_no_doubt_art_22():
     """Art. 22 (every move recorded), Art. 20a (no pieces: lost).  A king against two set up
     (the bench's selfplay-40 at seed 1818005), played out before the camera saw the board still:
