@@ -212,3 +212,44 @@ def test_empty_squares_taken_for_pieces_are_no_height_reference():
     # the red men are read as men of one colour
     cells = Orientation.from_corner_46(frame.corner_46).square_cells()
     assert len({reading.grid[r][c] for r, c in (cells[sq - 1] for sq in red)}) == 1
+
+
+def test_pale_men_beside_light_squares_are_read_as_men():
+    """Cream men on dark squares beside near-white ones, red kings and men (`bench.stills`
+    home-0236 at seed 0, 43 degrees, blurred): a cream top's far rim lies against a light square
+    of its own colour, and the top-face window slid outwards over it, the cream men measured at
+    0.18-0.22 of a square where the red men measure 0.10 and the red kings 0.22: five of six
+    were read as kings.  Such a top's far rim is unseen, and its near rim, band against top,
+    measured alone says man: every cream piece is read as a man, the four red kings as kings."""
+    kings = {24, 27, 43, 44}
+    pieces = ({sq: Piece(BLACK, True) for sq in kings}
+              | {sq: Piece(BLACK) for sq in (2, 28, 30, 38, 41)}
+              | {sq: Piece(WHITE) for sq in (10, 15, 21, 35, 40, 50)})
+    style = Style(light_square=(227, 236, 228), dark_square=(40, 77, 74), border=(38, 51, 22),
+                  table=(52, 108, 213), white_piece=(232, 226, 224), black_piece=(63, 44, 175),
+                  border_print=None, edge_line=None, border_mm=34.78738597501554,
+                  piece_diameter=0.8222301237153611, man_height=0.12545642278255575,
+                  side_shade=0.7174949109549458, piece_relief=0.9119909696649061,
+                  piece_gloss=0.344127357149489, square_grain=0.25197639500139624,
+                  table_grain=0.536215219830797, texture_seed=507819177)
+    camera = Camera(tilt_deg=43.3795111679921, yaw_deg=-174.56237798357543,
+                    roll_deg=8.610974470287047, distance_mm=601.5378439800276, focal_px=None,
+                    fov_deg=74.69146479727445, k1=-0.050664089664177236, k2=0.007334923776452597,
+                    look_dx_mm=-1.4993648940532431, look_dy_mm=-9.239023445645511)
+    light = Lighting(gradient=0.38711725991368295, gradient_deg=321.1211169787519,
+                     vignette=0.26182244786988457, exposure=0.9565296282203748,
+                     white_balance=(1.0485121280860386, 1.0660464988734926, 1.0174160552212614),
+                     glare=0.6643049491646034, glare_xy=(0.7745615931327883, 0.3695050917426702),
+                     glare_radius=0.08425035306590016, shadow=0.2134138763648215,
+                     light_azimuth_deg=336.8980782539975, light_elevation_deg=70.1484079542168,
+                     noise=0.2122897399685505, blur=0.8176578347248505,
+                     motion_blur=9.441778254169849, motion_deg=115.0026615494316,
+                     jpeg_quality=82, sheen=0.064)
+    frame = Renderer().render(pieces, camera, style, light, seed=236)
+    reading = read_image(frame.image)
+    truth = truth_cells(frame, pieces, style)
+    read = {sq_cell: reading.grid[sq_cell[0]][sq_cell[1]] for sq_cell in truth}
+    wrong = {cell: (str(p), read[cell]) for cell, (p, sep) in truth.items()
+             if read[cell].isupper() != p.king and sep >= 2.5}
+    assert not wrong, "\n".join(reading.grid)
+    assert sum(ch.isupper() for line in reading.grid for ch in line) == len(kings)

@@ -74,6 +74,17 @@ _CANDIDATES = 48
 #: (Lab) from which it counts as distinct (no pull): see `_top_shift`.
 _FAR_PULL = 25.0
 _BAND_DISTINCT = 12.0
+#: Where the colour just beyond a top's measured far rim (`_BEYOND`, squares past it) differs
+#: from the top by less than this share of what the band does, the far rim is unseen: the top
+#: lies against a square of its own colour (pale pieces beside light squares, dark ones on
+#: dark squares) and the window may have slid outwards over it, a man measured as a king.  Such
+#: a top is measured again by its near rim alone (`_near_rim_shift`, over `_RIM_STEP` squares
+#: either side; ``KingEvidence.near_rim_height``).  One photo's (`photo_kings`): seen so, of
+#: the kings read on `bench.stills` (seed 0, home 300 and alt 100 stills) 76 of 709 true ones
+#: and 26 of 36 false ones.
+_FAR_WEAK = 0.3
+_BEYOND = np.array([0.06, 0.09, 0.12])
+_RIM_STEP = 0.1
 #: Pull of the window towards the near rim where the band is distinct (`king_evidence`'s
 #: ``near_pull``; one photo's, `photo_kings`): beyond a top face the next square may be of the
 #: top's own colour (light pieces on light squares), and nothing then stops the window sliding
@@ -141,6 +152,8 @@ class KingEvidence:
     `SURE_PX` the cell's probability stays between the prior and `UNSURE_KING_MAX` (the camera is
     at its limit there), or `CANNOT_TELL_MAX` under `LIKELY_PX` or with the camera nearly above
     the board (it cannot tell).
+    ``near_rim_height``: where the top's far rim is unseen (`_FAR_WEAK`, one photo's reading),
+    its height measured by the near rim alone (squares; NaN elsewhere).
     """
 
     height: np.ndarray
@@ -156,6 +169,7 @@ class KingEvidence:
     view: BoardView | None = None
     directions: np.ndarray | None = None
     separation: np.ndarray | None = None
+    near_rim_height: np.ndarray | None = None
 
 
 def _shift_of(h: float | np.ndarray, per_unit: np.ndarray, height: float) -> np.ndarray:
@@ -281,15 +295,42 @@ def _top_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
     per square) then moves it outwards, to the far rim: the top face is the farthest disc of
     the silhouette.  Where the band is distinct, no pull: a far rim against a square of the
     top's own colour would not stop it."""
-    n = len(prof)
-    d2 = np.sum((prof - top[:, None, :]) ** 2, axis=-1)
-    step = _T[1] - _T[0]
-    cum = np.concatenate([np.zeros((n, 1)), np.cumsum(0.5 * (d2[:, 1:] + d2[:, :-1]) * step,
-                                                      axis=1)], axis=1)
+    cum = _integral(np.sum((prof - top[:, None, :]) ** 2, axis=-1))
     frac = np.linspace(0.0, 1.0, _CANDIDATES)
     ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
     cost = _at(cum, _T, ss + r) - _at(cum, _T, ss - r)  # cum[:, j]: the integral up to _T[j]
     cost = cost - np.reshape(pull, (-1, 1)) * ss
+    return _least(cost, ss, lo, hi)
+
+
+def _integral(d2: np.ndarray) -> np.ndarray:
+    """The running integral along `_T` of per-piece profile values ``d2`` (n, len(_T))."""
+    step = _T[1] - _T[0]
+    return np.concatenate([np.zeros((len(d2), 1)),
+                           np.cumsum(0.5 * (d2[:, 1:] + d2[:, :-1]) * step, axis=1)], axis=1)
+
+
+def _near_rim_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
+                    top: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Per piece, the shift in [lo, hi] whose top face's near rim (at ``shift - r``) best
+    parts the band's colour before it from the top's after it: a step of `_RIM_STEP` squares
+    either side, least squared distance, sub-sample refined.  For a top whose far rim lies
+    against a square of its own colour (a pale piece beside a light square): only the near rim,
+    band against top, tells where the top is; a blurred step is parted at its middle."""
+    cum_top = _integral(np.sum((prof - top[:, None, :]) ** 2, axis=-1))
+    cum_band = _integral(np.sum((prof - band[:, None, :]) ** 2, axis=-1))
+    frac = np.linspace(0.0, 1.0, _CANDIDATES)
+    ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
+    edge = ss - r
+    cost = (_at(cum_band, _T, edge) - _at(cum_band, _T, edge - _RIM_STEP)
+            + _at(cum_top, _T, edge + _RIM_STEP) - _at(cum_top, _T, edge))
+    return _least(cost, ss, lo, hi)
+
+
+def _least(cost: np.ndarray, ss: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row, the candidate ``ss`` of least ``cost``, refined between its neighbours by a
+    parabola."""
+    n = len(cost)
     k = np.argmin(cost, axis=1)
     rows = np.arange(n)
     s = ss[rows, k]
@@ -312,7 +353,8 @@ def _t_loglik(x: np.ndarray, mu: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                   man_height: float | None = None, square_px: float | None = None,
                   prior_king: float = PRIOR_KING, noise: float = 0.02,
-                  offset: float | KingCalibration = 0.0, near_pull: float = 0.0) -> KingEvidence:
+                  offset: float | KingCalibration = 0.0, near_pull: float = 0.0,
+                  near_rim: bool = False) -> KingEvidence:
     """Measure the top-face shift of every occupied cell's piece and weigh man against king.
 
     ``square_px``: the size of a square in the camera image (whether the camera can tell at
@@ -320,7 +362,9 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     when known, else the median measured height (most pieces are men); ``offset``: a
     `KingCalibration` from the start position (`calibrate`), or a constant bias of the measured
     shift (squares); ``noise``: the measuring spread (squares) without a calibration;
-    ``near_pull``: see `PHOTO_NEAR_PULL`."""
+    ``near_pull``: see `PHOTO_NEAR_PULL`; ``near_rim``: where a top's far rim shows much less
+    contrast than its near rim (`_FAR_WEAK`), measure it by the near rim alone too
+    (``KingEvidence.near_rim_height``)."""
     nan = np.full((10, 10), np.nan)
     cal = offset if isinstance(offset, KingCalibration) else None
     if cal is not None and man_height is None:
@@ -377,6 +421,18 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     raw = _top_shift(prof, r, lo + delta, hi + delta, tops,
                      _FAR_PULL * np.clip(alike, 0.0, 1.0)
                      - near_pull * np.clip(1.0 - alike, 0.0, 1.0))
+    rim = nan.copy()
+    if near_rim:
+        # a far rim against a square of the top's own colour (a pale top beside a light square)
+        # lets the window slide outwards: there the near rim alone is measured too
+        beyond = np.median(_at(prof, _T, (raw + r)[:, None] + _BEYOND[None, :]), axis=1)
+        unseen = (np.linalg.norm(beyond - tops, axis=1)
+                  < _FAR_WEAK * np.linalg.norm(band - tops, axis=1))
+        if unseen.any():
+            near = _near_rim_shift(prof[unseen], r, (lo + delta)[unseen], (hi + delta)[unseen],
+                                   tops[unseen], band[unseen]) - delta[unseen]
+            rim[cells[unseen, 0], cells[unseen, 1]] = _heights_from_extent(
+                near, per_unit[unseen], H)
     extent = raw - delta
     h = _heights_from_extent(extent, per_unit, H)
     if man_height is None:
@@ -412,7 +468,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     dir_map[cells[:, 0], cells[:, 1]] = u
     return KingEvidence(maps["height"], maps["extent"], maps["per_unit"], p_king, p_king > 0.5,
                         uncertain, sep_px, maps["shift"], top_map, r, view, dir_map,
-                        maps["separation"])
+                        maps["separation"], rim)
 
 
 # -- calibration -----------------------------------------------------------------------------
@@ -627,6 +683,12 @@ PHOTO_NOISE_MAX_PX = 1.5
 PHOTO_NOISE_MAX_SHARE = 0.3
 PHOTO_NOISE_FLOOR_PX = 0.3
 KING_SIGMAS = 3.0
+#: A top whose far rim is unseen (`_FAR_WEAK`) is read a king surely only where its near rim,
+#: measured alone, stands this share of a man's height above a man's too.  On `bench.stills`
+#: (seed 0, home 300 and alt 100), far rims unseen, 10th to 90th percentile of the near rim's
+#: height over a man's: true kings 1.5-1.85 (it reads a king's top low: the band's shading), men
+#: 0.8-1.35, the men the window read as kings 0.8-1.44, where the window put both at 1.9-2.3.
+NEAR_RIM_KING = 0.4
 #: A piece colour with this many men has a noise of its own (fewer: the photo's).
 _COLOUR_MEN_MIN = 5
 
@@ -747,9 +809,10 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     weighed against it as in a game, and a piece is a king (``KingEvidence.king``) where that
     weighing and the fit agree, its colour's men are a reference (`_reference`) and its top
     stands `KING_SIGMAS` noises and half way above a man's (where the camera cannot tell, under
-    `PHOTO_SURE_PX`, the weighing's likely king, capped unsure).  With fewer than
-    `PHOTO_REFERENCE_MIN` men, or men that are no reference, the photo is none (``trusted``
-    False).
+    `PHOTO_SURE_PX`, the weighing's likely king, capped unsure), and where its far rim is unseen
+    (a top beside a square of its own colour), its near rim alone `NEAR_RIM_KING` above too.
+    With fewer than `PHOTO_REFERENCE_MIN` men, or men that are no reference, the photo is none
+    (``trusted`` False).
 
     ``poor`` (10 x 10, None: none): pieces whose measured top is no height evidence (found by
     their outline alone, their top the square's colour: `vision.photo_cells.poor_tops`).  They
@@ -768,7 +831,7 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
         return ev, PhotoFit(MAN_HEIGHT, n, 0, float("nan"), False)
     height, _, _ = lower_mode(ev, pose, square_px, fitted, prior_king)
     ev = king_evidence(view, pose, occupied, square_px=square_px, man_height=height,
-                       prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
+                       prior_king=prior_king, near_pull=PHOTO_NEAR_PULL, near_rim=True)
     height, own, kings = lower_mode(ev, pose, square_px, fitted, prior_king)
     sep = np.nan_to_num(ev.separation, nan=0.0)
     # pixels the top stands above a man's of its colour
@@ -796,11 +859,14 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     cal = calibrate(measured, pose, men=occupied & ~poor & ~kings, near_pull=PHOTO_NEAR_PULL)
     if cal is not None:
         ev = king_evidence(view, pose, occupied, square_px=square_px, offset=cal,
-                           prior_king=prior_king, near_pull=PHOTO_NEAR_PULL)
+                           prior_king=prior_king, near_pull=PHOTO_NEAR_PULL, near_rim=True)
         height = cal.man_height
     clear = kings & usable & (above >= KING_SIGMAS * noise) & (above >= 0.5 * sep)
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
     clear &= ~poor
+    # a top that may have slid over a square of its own colour: its near rim must say king too
+    rim = ev.near_rim_height if ev.near_rim_height is not None else np.full(colours.shape, np.nan)
+    clear &= ~(np.isfinite(rim) & ~(rim >= (1.0 + NEAR_RIM_KING) * height))
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
     lost = tuple(bool(np.any((colours == c) & ~usable)) and trusted for c in (1, 2))
     return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour), lost)
