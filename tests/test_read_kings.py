@@ -293,3 +293,39 @@ def test_a_few_tops_misread_under_a_glare_do_not_set_a_colours_height():
     assert not men_as_kings, "\n".join(reading.grid)
     (r, c), (king, sep) = next((cell, v) for cell, v in truth.items() if v[0].king)
     assert sep >= 2.5 and reading.grid[r][c].isupper(), "\n".join(reading.grid)
+
+
+def test_a_king_found_by_its_outline_alone_is_read_where_the_weighing_is_certain():
+    """Black pieces the colour of the dark squares, red men and a red king (`bench.stills`
+    home-0224 at seed 0, 45 degrees, a glare): the black king on 38 is found by its outline
+    alone (its top the square's colour), so its top is no height evidence for the men; it
+    stands at twice their height, 11 pixels from a man's top, and the weighing against the men's
+    calibration is certain of it.  It had been read a man; both kings are read, no man is."""
+    pieces = ({sq: Piece(BLACK) for sq in (4, 21, 22, 30, 41, 43, 44)}
+              | {sq: Piece(WHITE) for sq in (6, 9, 11, 15, 20, 24, 31, 35)}
+              | {25: Piece(WHITE, True), 38: Piece(BLACK, True)})
+    style = Style(light_square=(163, 199, 200), dark_square=(65, 94, 101), border=(114, 76, 105),
+                  table=(66, 129, 195), white_piece=(37, 22, 174), black_piece=(29, 32, 35),
+                  border_print=None, edge_line=None, border_mm=31.298510950877297,
+                  piece_diameter=0.8161781954891449, man_height=0.22952760353570464,
+                  side_shade=0.7620979377209497, piece_relief=0.08197702498007187,
+                  piece_gloss=0.40970361100716157, square_grain=0.4178374308608216,
+                  table_grain=0.6045150175136488, texture_seed=22194453)
+    camera = Camera(tilt_deg=44.51723342461952, yaw_deg=174.79483244677039,
+                    roll_deg=3.246046522481933, distance_mm=629.4367224789112, focal_px=None,
+                    fov_deg=62.175043144832074, k1=-0.05996320436616377, k2=0.01712388565217379,
+                    look_dx_mm=6.984356787619055, look_dy_mm=30.71182935552741)
+    light = Lighting(gradient=0.4025896842831887, gradient_deg=262.06355901142047,
+                     vignette=0.1637828745223308, exposure=1.0265756628319154,
+                     white_balance=(0.8862110782405838, 1.09084415114022, 1.0270516253008664),
+                     glare=0.5912308805495392, glare_xy=(0.442060441762516, 0.3246707670541428),
+                     glare_radius=0.08408394447308923, shadow=0.45768606887323626,
+                     light_azimuth_deg=79.51974767722174, light_elevation_deg=44.11925902222263,
+                     noise=2.2909116148820354, blur=0.7645948586003107, motion_blur=0.0,
+                     motion_deg=4.504794969137109, jpeg_quality=82, sheen=0.137)
+    frame = Renderer().render(pieces, camera, style, light, seed=224)
+    reading = read_image(frame.image)
+    truth = truth_cells(frame, pieces, style)
+    wrong = {cell: str(p) for cell, (p, sep) in truth.items()
+             if reading.grid[cell[0]][cell[1]].isupper() != p.king}
+    assert not wrong, f"{wrong}\n" + "\n".join(reading.grid)
