@@ -296,11 +296,15 @@ def _top_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
     the silhouette.  Where the band is distinct, no pull: a far rim against a square of the
     top's own colour would not stop it."""
     cum = _integral(np.sum((prof - top[:, None, :]) ** 2, axis=-1))
-    frac = np.linspace(0.0, 1.0, _CANDIDATES)
-    ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
+    ss = _candidates(lo, hi)
     cost = _at(cum, _T, ss + r) - _at(cum, _T, ss - r)  # cum[:, j]: the integral up to _T[j]
     cost = cost - np.reshape(pull, (-1, 1)) * ss
-    return _least(cost, ss, lo, hi)
+    return _least(cost, ss)
+
+
+def _candidates(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """`_CANDIDATES` evenly spaced shifts per piece from ``lo`` to ``hi`` (n, `_CANDIDATES`)."""
+    return lo[:, None] + (hi - lo)[:, None] * np.linspace(0.0, 1.0, _CANDIDATES)[None, :]
 
 
 def _integral(d2: np.ndarray) -> np.ndarray:
@@ -319,17 +323,16 @@ def _near_rim_shift(prof: np.ndarray, r: float, lo: np.ndarray, hi: np.ndarray,
     band against top, tells where the top is; a blurred step is parted at its middle."""
     cum_top = _integral(np.sum((prof - top[:, None, :]) ** 2, axis=-1))
     cum_band = _integral(np.sum((prof - band[:, None, :]) ** 2, axis=-1))
-    frac = np.linspace(0.0, 1.0, _CANDIDATES)
-    ss = lo[:, None] + (hi - lo)[:, None] * frac[None, :]
+    ss = _candidates(lo, hi)
     edge = ss - r
     cost = (_at(cum_band, _T, edge) - _at(cum_band, _T, edge - _RIM_STEP)
             + _at(cum_top, _T, edge + _RIM_STEP) - _at(cum_top, _T, edge))
-    return _least(cost, ss, lo, hi)
+    return _least(cost, ss)
 
 
-def _least(cost: np.ndarray, ss: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Per row, the candidate ``ss`` of least ``cost``, refined between its neighbours by a
-    parabola."""
+def _least(cost: np.ndarray, ss: np.ndarray) -> np.ndarray:
+    """Per row, the candidate of ``ss`` (evenly spaced, `_candidates`) of least ``cost``,
+    refined between its neighbours by a parabola."""
     n = len(cost)
     k = np.argmin(cost, axis=1)
     rows = np.arange(n)
@@ -340,7 +343,7 @@ def _least(cost: np.ndarray, ss: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> 
     c = cost[rows, np.minimum(k + 1, _CANDIDATES - 1)]
     den = a - 2 * b + c
     ok = inner & (den > 1e-12)
-    spacing = (hi - lo) / (_CANDIDATES - 1)
+    spacing = ss[:, 1] - ss[:, 0]
     s = np.where(ok, s + 0.5 * (a - c) / np.where(ok, den, 1.0) * spacing, s)
     return s
 
@@ -896,8 +899,8 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
     clear &= ~poor | weighed
     # a top that may have slid over a square of its own colour: its near rim must say king too
-    rim = ev.near_rim_height if ev.near_rim_height is not None else np.full(colours.shape, np.nan)
-    clear &= ~(np.isfinite(rim) & ~(rim >= (1.0 + NEAR_RIM_KING) * height))
+    rim = ev.near_rim_height  # (NaN where the far rim was seen)
+    clear &= np.isnan(rim) | (rim >= (1.0 + NEAR_RIM_KING) * height)
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
     lost = tuple(bool(np.any((colours == c) & ~usable)) and trusted for c in (1, 2))
     return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour), lost)
