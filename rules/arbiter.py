@@ -388,6 +388,14 @@ class Arbiter(Recovery):
                         # at seed 2323014)
                         self._touch([held])
                     return tuple(events)
+            left = self._left_but_read(obs, base, scorer, successors)
+            if left is not None:
+                move, after = left
+                self._touch(_lifts(obs, lifted, after))
+                breach = self._touch_breach(position, move, when)
+                if breach is not None:
+                    return tuple(breach)
+                return tuple(self._record(move, after, when))
             return self._irregular(obs, base, when, lifted, settled.beside)
 
         what = key[0]
@@ -589,6 +597,41 @@ class Arbiter(Recovery):
             if not all(sure_of_kind(obs.reading(sq)) for sq in changes_between(base, board)):
                 continue
             found.append((move, after, held))
+        return found[0] if len(found) == 1 else None
+
+    def _left_but_read(self, obs: Observation, base: dict[int, Piece], scorer: Scorer,
+                       successors: list[tuple[Move, Position]]) -> tuple[Move, Position] | None:
+        """The one legal move whose board the reading is but for the square its piece left,
+        still read as a piece of that colour, while the piece stands, read surely, where the
+        move put it and every other square fits: on a board read alike `LEFT_STEADILY` times in
+        a row, nothing open.  A piece is not in two places: the one the move put down came from
+        its square, and a piece brought onto the board from beside it is no act of play, while
+        a square whose look the camera never learnt empty, read as the piece that stood there,
+        is the camera's doubt however sure its reading.  (move, position after it), or None.
+
+        The other renderer's selfplay-23 at seed 2727000: White's 46x37, men the purple of the
+        dark squares, the corner square 46 never seen empty (a man stood there from the start)
+        and the board's border lying 2 pixels over it: 46 read as White's man (its kind at
+        0.9998) on every board, and "several pieces moved" was named against the legal capture.
+        Taken, the board teaches the watcher 46's empty look (`BoardWatcher.confirm`), and
+        46 reads empty from then on.  A board with any other square against the move (a man it
+        captures still standing) is named as before."""
+        if self.pending is not None or self._read_in_a_row(obs) < LEFT_STEADILY:
+            return None
+        found = []
+        for move, after in successors:
+            piece = base.get(move.from_square)
+            if piece is None or move.from_square == move.to_square:
+                continue
+            board = after.pieces()
+            if scorer.contradictions(changes_between(base, board)) != {move.from_square}:
+                continue
+            left, put = obs.reading(move.from_square), obs.reading(move.to_square)
+            if left.occluded or _kind(left.content) is not piece.color:
+                continue
+            if not sure_of_kind(put) or _kind(put.content) is not piece.color:
+                continue
+            found.append((move, after))
         return found[0] if len(found) == 1 else None
 
     def _putting_back(self, obs: Observation, lifted: tuple[int, ...]) -> bool:

@@ -320,6 +320,30 @@ def test_a_kings_capture_a_reply_and_its_next_capture_still_taking_men_off_is_wa
     assert irr.article == "Art. 27d"
 
 
+def test_a_capture_whose_emptied_square_still_reads_its_piece_is_recorded_once_steady_art_9():
+    # White's 46x37: the man stands surely on 37 and 41 is empty, but 46 (a corner square never
+    # seen empty, men the colour of the dark squares, the border's edge on it) still reads
+    # White's man.  No piece comes onto the board from outside it: read so four times in a row
+    # the capture is recorded, not "several pieces moved"; before, looked at again.
+    arb = arbiter("W:W46,49:B41,5")
+    still_there = {46: SquareReading(WM, 0.75, WK)}
+    said = [arb.observe(seen(arb, {46: WM, 41: None, 37: WM}, readings=still_there))
+            for _ in range(4)]
+    assert all(of(events, LookAgain) and not of(events, Irregularity) for events in said[:3])
+    assert not of(said[3], Irregularity)
+    assert [e.text for e in of(said[3], MovePlayed)] == ["46x37"]
+    assert arb.game.move_texts() == ["46x37"]
+
+
+def test_a_piece_put_down_beside_the_man_a_capture_would_take_is_named_art_27d():
+    # The same board but 41 still standing: no legal move gives it but for its own square, so
+    # White's man on 37 came from outside the board (put where no legal move brings it).
+    arb = arbiter("W:W46,49:B41,5")
+    said = [arb.observe(seen(arb, {37: WM})) for _ in range(4)]
+    assert any(of(events, Irregularity) for events in said)
+    assert arb.game.move_texts() == []
+
+
 def test_several_pieces_moved_reports_every_square():
     arb = arbiter()
     irr = irregularity(arb.observe(seen(arb, {31: None, 26: WM, 32: None, 27: WM})))
