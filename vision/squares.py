@@ -607,8 +607,13 @@ def _cell_likelihoods(view: BoardView, model: ColourModel, change: np.ndarray,
     mean = relight(model.cells.mean, change[..., None])
     loglik, d2 = _log_likelihoods(view.top, mean, _reference_variance(model))
     if model.floor_offset is not None and model.floor_spread is not None:
-        # the top against the cell's own floor: the same light and glare on both
+        # the top against the cell's own floor: the same light and glare on both; an empty
+        # square's difference is the cell's own where it was seen empty (`_own_empty`)
         offset = model.floor_offset[None, None] * change[..., None, None]
+        if model.cells.floor is not None:
+            own = np.nan_to_num(model.cells.floor) * change[..., None]
+            offset[..., EMPTY, :] = np.where(_own_empty(model.cells.floor)[..., None], own,
+                                             offset[..., EMPTY, :])
         var = NOISE ** 2 + model.floor_spread[None, None] ** 2 * np.ones_like(offset)
         floor = _log_likelihoods(view.top - view.floor, offset, var)[0]
         loglik = loglik + np.where(_odd_floor(model, change)[..., None], 0.0, floor)
@@ -691,7 +696,15 @@ def rim_likelihoods(view: BoardView, model: ColourModel,
     Zero when the outlines were not learnt."""
     if model.rim_classes is None:
         return np.zeros((10, 10, 3))
-    centre, spread = model.rim_classes[:, 0], model.rim_classes[:, 1]
+    centre = np.broadcast_to(model.rim_classes[:, 0], (10, 10, 3)).copy()
+    spread = model.rim_classes[:, 1]
+    cells = model.cells
+    if cells is not None and cells.rim is not None:
+        # an empty square's outline is the board's own there, the same every time it is empty
+        seen = cells.rim[..., EMPTY]
+        centre[..., EMPTY] = np.where(_own_empty(seen), np.log(np.maximum(np.nan_to_num(seen),
+                                                                          1e-3)),
+                                      centre[..., EMPTY])
     z = (np.log(np.maximum(view.rim, 1e-3))[..., None] - centre) / spread
     loglik = -0.5 * (_NU + 1.0) * np.log1p(z ** 2 / _NU) - np.log(spread)
     loglik = loglik - loglik.max(axis=-1, keepdims=True)
@@ -699,6 +712,19 @@ def rim_likelihoods(view: BoardView, model: ColourModel,
     if bare is not None and bare.any():
         floor = np.minimum(floor, -bare)
     return np.maximum(loglik, floor)
+
+
+def _own_empty(seen: np.ndarray) -> np.ndarray:
+    """(10, 10) the cells whose own empty look of one measure (``seen``: (10, 10) or (10, 10,
+    channels), NaN where never seen empty) is known: there an empty square is expected to look
+    as it did, not as the empty squares' typical (its outline, its top against its floor).  A
+    square the board's border lies close to is unlike the middle's: on the other renderer's
+    selfplay-23 at seed 2727000 the border's edge ran 2 pixels (of 32) inside the corner square
+    46, darkening its floor's patches and drawing half an outline; empty, it read as White's
+    man (the purple of the dark squares) on every board, learnt empty or not, and the legal
+    46x37 was named Art. 27."""
+    known = ~np.isnan(seen)
+    return known if known.ndim == 2 else known.all(axis=-1)
 
 
 #: The most a missing outline weighs against a piece on a bare cell (`rim_likelihoods`); how
