@@ -52,6 +52,11 @@ class Style:
     necessarily white and black); ``border_print`` draws small motifs on the border (as on the
     real board) when set; ``grain`` values are texture strengths 0-1; ``markers`` lays four
     printed ArUco markers (on white paper) beside the corners (`vision.markers`).
+    ``border_lip_mm``: how far the border (its edge line, if any) reaches over the outermost
+    squares.  A real board's frame or printed edge is seldom exactly on the squares' outer
+    edges: on another renderer's board it lay 2 pixels of 32 inside them, darkening the corner
+    square's floor and drawing half an outline on it, and the empty corner 46 read as the man
+    that had left it (selfplay-23 at seed 2727000, a false Art. 27).
     """
 
     light_square: BGR = (150, 200, 228)
@@ -72,6 +77,7 @@ class Style:
     table_grain: float = 0.6
     texture_seed: int = 0
     markers: MarkerLayout | None = None
+    border_lip_mm: float = 0.0
 
     @classmethod
     def real_photos(cls) -> "Style":
@@ -124,7 +130,8 @@ class Style:
                    man_height=float(rng.uniform(0.10, 0.26)),
                    side_shade=float(rng.uniform(0.7, 0.9)), piece_relief=float(rng.uniform(0, 1)),
                    piece_gloss=float(rng.uniform(0, 0.6)), square_grain=float(rng.uniform(0, 0.6)),
-                   table_grain=float(rng.uniform(0, 1)), texture_seed=int(rng.integers(1 << 30)))
+                   table_grain=float(rng.uniform(0, 1)),
+                   texture_seed=(seed := int(rng.integers(1 << 30))), border_lip_mm=_lip(seed))
 
     def like_the_squares(self, rng: np.random.Generator) -> "Style":
         """The same board with one side's pieces the colour of its dark squares (the side
@@ -188,6 +195,14 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple
     return cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
 
 
+def _lip(texture_seed: int) -> float:
+    """A random board's border lip (`Style.border_lip_mm`): none on half the boards, else 0.5
+    to 2.5 mm.  Drawn from the style's texture seed, so that the random draws of the style (and
+    of everything drawn after it) stay as they were."""
+    lip_rng = np.random.default_rng([texture_seed, 0x11B])
+    return 0.0 if lip_rng.random() < 0.5 else float(lip_rng.uniform(0.5, 2.5))
+
+
 def board_texture(style: Style) -> np.ndarray:
     """The board seen from straight above, with the table around it (BGR uint8, square image,
     `TEXTURE_PX_PER_MM` pixels per mm, pixel (0, 0) at board (-margin, -margin) mm)."""
@@ -228,8 +243,15 @@ def board_texture(style: Style) -> np.ndarray:
         g = np.clip(128 * (1 + 0.12 * style.square_grain * noise), 0, 255).astype(np.uint8)
         g = cv2.resize(g, (n, n), interpolation=cv2.INTER_LINEAR)
         tex[p0:p1, p0:p1] = cv2.multiply(tex[p0:p1, p0:p1], cv2.merge([g, g, g]), scale=1 / 128.0)
+    lip = int(round(style.border_lip_mm * TEXTURE_PX_PER_MM))
+    if lip > 0:
+        edge = style.border if style.edge_line is None else style.edge_line
+        for x0, y0, x1, y1 in ((p0, p0, p1, p0 + lip), (p0, p1 - lip, p1, p1),
+                               (p0, p0, p0 + lip, p1), (p1 - lip, p0, p1, p1)):
+            cv2.rectangle(tex, (x0, y0), (x1 - 1, y1 - 1), edge, -1)
     if style.edge_line is not None:
-        cv2.rectangle(tex, (p0 - 2, p0 - 2), (p1 + 1, p1 + 1), style.edge_line, 3)
+        cv2.rectangle(tex, (p0 - 2 + lip, p0 - 2 + lip), (p1 + 1 - lip, p1 + 1 - lip),
+                      style.edge_line, 3)
     if style.markers is not None:
         _draw_markers(tex, style.markers)
     return tex

@@ -161,6 +161,22 @@ def test_a_set_dyed_like_the_squares_draws_one_sides_men_in_their_colour(
     assert drawn >= 4
 
 
+def test_a_border_lip_covers_the_outer_squares_edges_by_its_width() -> None:
+    # A real board's frame or printed edge reaches over the outermost squares a little (another
+    # renderer's lay 2 pixels of 32 inside them): the random boards draw it on half of them.
+    from renderer.scene import TEXTURE_PX_PER_MM, _to_tex, board_texture
+    style = Style(border_lip_mm=2.5, edge_line=None, square_grain=0.0)
+    tex = board_texture(style).astype(int)
+    p0, lip = _to_tex(0.0), int(round(2.5 * TEXTURE_PX_PER_MM))
+    mid = p0 + _to_tex(20.0) - _to_tex(0.0)  # halfway along the first square
+    border = np.array(style.border)
+    assert np.abs(tex[mid, p0 + lip - 1] - border).max() <= 2   # on the lip: the border
+    assert np.abs(tex[p0 + lip - 1, mid] - border).max() <= 2
+    assert np.abs(tex[mid, p0 + lip + 2] - border).max() > 40   # beyond it: the square
+    lips = [Style.random(np.random.default_rng(seed)).border_lip_mm for seed in range(40)]
+    assert 0 < sum(v > 0 for v in lips) < 40 and max(lips) <= 2.5
+
+
 def test_pieces_on_light_squares(renderer: Renderer) -> None:
     style = Style()
     r = renderer.render({}, Camera(tilt_deg=10), style, CLEAN, cells={(0, 0): MAN_W, (5, 5): MAN_B})
