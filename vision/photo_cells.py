@@ -64,6 +64,14 @@ EMPTY_SCORE = 2.5
 SPLIT_SEPARATION = 2.5
 #: Fewest cells of the upper group at `PIECE_SCORE` or more for one under it to be left out.
 STRAY_AMONG = 4
+#: With no group by the scores, the outlines alone (log outline contrast, `_otsu`) split the
+#: cells clearly: by at least this many pooled standard deviations, at least `STRAY_AMONG`
+#: cells above, each a plain outline (at least `RIM_PLAIN`: an empty cell's at calibration
+#: is mostly under 1.5, `vision.squares._RIM_MIN`).  Chosen on the other renderer's alt-0023
+#: (seed 0: the split 4.8, the pieces 3.0 to 4.8, the empty squares 0.7 to 1.5); checked on
+#: the kept stills of both renderers at seeds 0 and 5, nothing else changed.
+RIM_SPLIT = 4.0
+RIM_PLAIN = 2.5
 PIECE_SCORE = 4.0
 LONE_SCORE = 8.0
 #: Outline contrast (`vision.squares.rim_contrast`) above which a cell shows an outline at all:
@@ -165,6 +173,16 @@ def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     if separation < SPLIT_SEPARATION or count == 0 or \
             float(score[upper].min()) < (LONE_SCORE if count == 1 else PIECE_SCORE):
         upper = np.zeros(len(score), dtype=bool)
+    # or, with none by the scores, their outlines alone split clearly (`RIM_SPLIT`), every one
+    # a plain outline: a piece is a raised cylinder whatever its colour (the other renderer's
+    # alt-0023: dark men on dark squares, two kings among them scored under `PIECE_SCORE`, the
+    # group was refused and all eleven read empty)
+    rims = np.log(np.maximum(view.rim[rest], 0.05))
+    t_rim, sep_rim = _otsu(rims, 0.05)
+    outlined = rims > t_rim
+    if not upper.any() and sep_rim >= RIM_SPLIT and np.count_nonzero(outlined) >= STRAY_AMONG \
+            and float(view.rim[rest][outlined].min()) >= RIM_PLAIN:
+        upper = outlined
     # and each shows an outline (`OUTLINE_SEEN`): on a clean render the empty squares' colour
     # and outline scatter so little that a glare's slope or a shade stands many spreads out
     # (home-0165: three squares beside a glare's spot, 4 to 8 from looking empty, outlines
