@@ -374,12 +374,9 @@ class Arbiter(Recovery):
                 then_lifted = self._moved_then_lifted(obs, base, successors, settled.lifted)
                 if then_lifted is not None:
                     move, after, held = then_lifted
-                    self._touch(_lifts(obs, lifted, after))
-                    breach = self._touch_breach(position, move, when)
-                    if breach is not None:
-                        return tuple(breach)
-                    events = self._record(move, after, when)
-                    if not settled.seen_before(held, move.to_square):
+                    events, recorded = self._take(_lifts(obs, lifted, after), position, move,
+                                                  after, when)
+                    if recorded and not settled.seen_before(held, move.to_square):
                         # the next mover's piece in hand: touched (Art. 15).  Not when its
                         # square was seen empty before the move's piece was seen put down: the
                         # move was not finished (Art. 16), so it was not his turn, and a hand
@@ -391,11 +388,7 @@ class Arbiter(Recovery):
             left = self._left_but_read(obs, base, scorer, successors)
             if left is not None:
                 move, after = left
-                self._touch(_lifts(obs, lifted, after))
-                breach = self._touch_breach(position, move, when)
-                if breach is not None:
-                    return tuple(breach)
-                return tuple(self._record(move, after, when))
+                return tuple(self._take(_lifts(obs, lifted, after), position, move, after, when)[0])
             return self._irregular(obs, base, when, lifted, settled.beside)
 
         what = key[0]
@@ -424,15 +417,12 @@ class Arbiter(Recovery):
             events: list[Event] = []
             if self.pending is not None:
                 events.extend(self._resolve("replaced by a legal move", when))
-            self._touch(_lifts(obs, lifted, after))
-            breach = self._touch_breach(position, move, when)
-            if breach is not None:
-                events.extend(breach)
-                return tuple(events)
-            if key[-1] == CROWNED:
-                self.uncrowned = None  # the awaited crown was put on with the move
+            crowned = key[-1] == CROWNED  # the awaited crown was put on with the move
+            if crowned:
                 key = key[:-1]
-            events.extend(self._record(move, after, when, uncrowned=key[2] if len(key) > 2 else None))
+            events.extend(self._take(_lifts(obs, lifted, after), position, move, after, when,
+                                     uncrowned=key[2] if len(key) > 2 else None,
+                                     crowned=crowned)[0])
             return tuple(events)
         # a reply to the open irregular move: it stands, then the reply is recorded
         move, after = replies[key[1]]
@@ -832,6 +822,21 @@ class Arbiter(Recovery):
         for sq in lifted:
             if sq not in self.touched:
                 self.touched.append(sq)
+
+    def _take(self, touched: list[int], position: Position, move: Move, after: Position,
+              when: float | None, uncrowned: int | None = None,
+              crowned: bool = False) -> tuple[list[Event], bool]:
+        """A legal move read on the board: the squares ``touched`` (the camera saw them lifted)
+        count as touched (Art. 15), then the move is recorded, unless it breaks touch-move
+        (`_touch_breach`: the breach's events, nothing recorded).  ``crowned``: the crown the
+        arbiter waited for was put on with the move.  The events and whether it was recorded."""
+        self._touch(touched)
+        breach = self._touch_breach(position, move, when)
+        if breach is not None:
+            return breach, False
+        if crowned:
+            self.uncrowned = None
+        return self._record(move, after, when, uncrowned=uncrowned), True
 
     def _touch_breach(self, position: Position, move: Move, when: float | None) -> list[Event] | None:
         """A touch-move breach by ``move`` (Art. 15), or None when it keeps the rule."""

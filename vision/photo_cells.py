@@ -65,12 +65,13 @@ SPLIT_SEPARATION = 2.5
 #: Fewest cells of the upper group at `PIECE_SCORE` or more for one under it to be left out.
 STRAY_AMONG = 4
 #: With no group by the scores, the outlines alone (log outline contrast, `_otsu`) split the
-#: cells clearly: by at least this many pooled standard deviations, at least `STRAY_AMONG`
+#: cells clearly: by at least this many pooled standard deviations, at least `RIM_FEWEST`
 #: cells above, each a plain outline (at least `RIM_PLAIN`: an empty cell's at calibration
 #: is mostly under 1.5, `vision.squares._RIM_MIN`).  Chosen on the other renderer's alt-0023
 #: (seed 0: the split 4.8, the pieces 3.0 to 4.8, the empty squares 0.7 to 1.5); checked on
 #: the kept stills of both renderers at seeds 0 and 5, nothing else changed.
 RIM_SPLIT = 4.0
+RIM_FEWEST = 4
 RIM_PLAIN = 2.5
 PIECE_SCORE = 4.0
 LONE_SCORE = 8.0
@@ -156,7 +157,8 @@ def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     rest = (view.parity == dark_parity) & ~occupied
     if np.count_nonzero(rest) <= SEED_CELLS:
         return occupied, sure, by_colour
-    score = outlier_scores(_features(d[rest], view.rim[rest]))
+    features = _features(d[rest], view.rim[rest])
+    score = outlier_scores(features)
     threshold, separation = _otsu(score, 0.5)
     upper = score > threshold
     # one cell of the upper group under `PIECE_SCORE` is left out, not the group: an empty
@@ -177,12 +179,13 @@ def photo_occupied(view: BoardView) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     # a plain outline: a piece is a raised cylinder whatever its colour (the other renderer's
     # alt-0023: dark men on dark squares, two kings among them scored under `PIECE_SCORE`, the
     # group was refused and all eleven read empty)
-    rims = np.log(np.maximum(view.rim[rest], 0.05))
-    t_rim, sep_rim = _otsu(rims, 0.05)
-    outlined = rims > t_rim
-    if not upper.any() and sep_rim >= RIM_SPLIT and np.count_nonzero(outlined) >= STRAY_AMONG \
-            and float(view.rim[rest][outlined].min()) >= RIM_PLAIN:
-        upper = outlined
+    if not upper.any():
+        rims = features[:, 1]
+        t_rim, sep_rim = _otsu(rims, 0.05)
+        outlined = rims > t_rim
+        if sep_rim >= RIM_SPLIT and np.count_nonzero(outlined) >= RIM_FEWEST \
+                and float(view.rim[rest][outlined].min()) >= RIM_PLAIN:
+            upper = outlined
     # and each shows an outline (`OUTLINE_SEEN`): on a clean render the empty squares' colour
     # and outline scatter so little that a glare's slope or a shade stands many spreads out
     # (home-0165: three squares beside a glare's spot, 4 to 8 from looking empty, outlines
