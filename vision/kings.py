@@ -153,7 +153,9 @@ class KingEvidence:
     at its limit there), or `CANNOT_TELL_MAX` under `LIKELY_PX` or with the camera nearly above
     the board (it cannot tell).
     ``near_rim_height``: where the top's far rim is unseen (`_FAR_WEAK`, one photo's reading),
-    its height measured by the near rim alone (squares; NaN elsewhere).
+    its height measured by the near rim alone (squares; NaN elsewhere).  ``rims_unseen``: where
+    neither rim is seen (the band like the top, and a square of the top's colour where a man's
+    far rim would lie; one photo's reading): the measured height is no evidence.
     """
 
     height: np.ndarray
@@ -170,6 +172,7 @@ class KingEvidence:
     directions: np.ndarray | None = None
     separation: np.ndarray | None = None
     near_rim_height: np.ndarray | None = None
+    rims_unseen: np.ndarray | None = None
 
 
 def _shift_of(h: float | np.ndarray, per_unit: np.ndarray, height: float) -> np.ndarray:
@@ -425,12 +428,25 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
                      _FAR_PULL * np.clip(alike, 0.0, 1.0)
                      - near_pull * np.clip(1.0 - alike, 0.0, 1.0))
     rim = nan.copy()
+    blind = np.zeros((10, 10), dtype=bool)
     if near_rim:
         # a far rim against a square of the top's own colour (a pale top beside a light square)
         # lets the window slide outwards: there the near rim alone is measured too
         beyond = np.median(_at(prof, _T, (raw + r)[:, None] + _BEYOND[None, :]), axis=1)
-        unseen = (np.linalg.norm(beyond - tops, axis=1)
-                  < _FAR_WEAK * np.linalg.norm(band - tops, axis=1))
+        weak = _FAR_WEAK * np.linalg.norm(band - tops, axis=1)
+        unseen = np.linalg.norm(beyond - tops, axis=1) < weak
+        # neither rim where the band looks like the top and a man's far rim would lie against
+        # a square of the top's colour too: the window slides outwards to whatever edge comes
+        # next (the other renderer's alt-0026 at seed 5: near-white men before near-white
+        # squares, 44 degrees, the window stopped at the dark square beyond, three men
+        # measured as kings)
+        q = centres + (s_man + delta + r + _BEYOND[1])[:, None] * u
+        col, row = np.floor(q[:, 0]).astype(int), np.floor(q[:, 1]).astype(int)
+        rr, cc = np.clip(row, 0, 9), np.clip(col, 0, 9)
+        behind = ((row >= 0) & (row < 10) & (col >= 0) & (col < 10) & ~occupied[rr, cc]
+                  & (np.linalg.norm(view.floor[rr, cc] - tops, axis=1) < _BAND_DISTINCT)
+                  & (np.linalg.norm(band - tops, axis=1) < _BAND_DISTINCT))
+        blind[cells[behind, 0], cells[behind, 1]] = True
         if unseen.any():
             near = _near_rim_shift(prof[unseen], r, (lo + delta)[unseen], (hi + delta)[unseen],
                                    tops[unseen], band[unseen]) - delta[unseen]
@@ -471,7 +487,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
     dir_map[cells[:, 0], cells[:, 1]] = u
     return KingEvidence(maps["height"], maps["extent"], maps["per_unit"], p_king, p_king > 0.5,
                         uncertain, sep_px, maps["shift"], top_map, r, view, dir_map,
-                        maps["separation"], rim)
+                        maps["separation"], rim, blind)
 
 
 # -- calibration -----------------------------------------------------------------------------
@@ -828,10 +844,13 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     and each colour's (`PhotoFit`); the pieces that fit a man's are the men of a
     `calibrate` (height, each colour's bias and spread, the view's distortion), every piece is
     weighed against it as in a game, and a piece is a king (``KingEvidence.king``) where that
-    weighing and the fit agree, its colour's men are a reference (`_reference`) and its top
-    stands `KING_SIGMAS` noises and half way above a man's (where the camera cannot tell, under
-    `PHOTO_SURE_PX`, the weighing's likely king, capped unsure), and where its far rim is unseen
-    (a top beside a square of its own colour), its near rim alone `NEAR_RIM_KING` above too.
+    weighing and the fit agree, its colour's men are a reference (`_reference`; where the fit
+    makes most of the colour's pieces kings, its kings about a king's height too) and its top
+    stands `KING_SIGMAS` of its colour's noises and half way above a man's (where the camera
+    cannot tell, under `PHOTO_SURE_PX`, the weighing's likely king, capped unsure), where its
+    far rim is unseen (a top beside a square of its own colour), its near rim alone
+    `NEAR_RIM_KING` above too, and never where neither rim is seen
+    (``KingEvidence.rims_unseen``).
     With fewer than `PHOTO_REFERENCE_MIN` men, or men that are no reference, the photo is none
     (``trusted`` False).
 
@@ -872,6 +891,7 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     count = int(np.count_nonzero(men))
     # (the share of a man's height: a steep camera's pixels scale the noise up)
     share = np.nan_to_num(ev.height / own_all - 1.0, nan=0.0)
+    share_own = np.nan_to_num(ev.height / own - 1.0, nan=0.0)
     noise = _spread(above_all[men]) if count else float("nan")
     trusted = count >= PHOTO_REFERENCE_MIN and _reference(above_all[men], share[men])
     # each colour's own noise where it has men enough (one colour's tops may be lost: a light
@@ -885,6 +905,19 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
             by_colour.append(_spread(above_all[mine]))
         else:
             by_colour.append(noise)
+        # a fit that makes most of a colour's pieces kings may have taken a few odd low tops
+        # for its men: there its kings must be a reference too, their tops as close about a
+        # king's height as men's about a man's (the other renderer's alt-0007 at seed 9: pale
+        # men on light grey squares measured 0.11 to 0.32 squares, two low ones taken as the
+        # men's height, seven men read as kings; a colour of three kings and a man, clean, is
+        # read as it is)
+        fitted_c = occupied & ~poor & (colours == c)
+        crowned = kings & fitted_c & (sep >= LIKELY_PX)
+        if np.count_nonzero(crowned) > np.count_nonzero(fitted_c & ~kings) and not _reference(
+                above[crowned] - sep[crowned], share_own[crowned] - 1.0):
+            usable[colours == c] = False
+    # each piece stands against its own colour's noise
+    noise_of = np.select([colours == 1, colours == 2], by_colour, noise)
     # (calibrate's pieces are the measured ones, its kings those of them not ``men``: the
     # poor ones are left unmeasured there)
     measured = replace(ev, shift=np.where(poor, np.nan, ev.shift)) if poor.any() else ev
@@ -895,12 +928,14 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
         height = cal.man_height
     # a piece found by its outline alone: a king only where the weighing is all but certain
     weighed = poor & (ev.p_king >= POOR_KING_P)
-    clear = (kings | weighed) & usable & (above >= KING_SIGMAS * noise) & (above >= 0.5 * sep)
+    clear = (kings | weighed) & usable & (above >= KING_SIGMAS * noise_of) & (above >= 0.5 * sep)
     clear |= sep < PHOTO_SURE_PX  # where the camera cannot tell, the weighing's likely king
     clear &= ~poor | weighed
     # a top that may have slid over a square of its own colour: its near rim must say king too
     rim = ev.near_rim_height  # (NaN where the far rim was seen)
     clear &= np.isnan(rim) | (rim >= (1.0 + NEAR_RIM_KING) * height)
+    if ev.rims_unseen is not None:  # neither rim seen: the top stands anywhere
+        clear &= ~ev.rims_unseen
     ev = replace(ev, king=ev.king & clear)  # p_king stays the weighing's: unclear, unsure
     lost = tuple(bool(np.any((colours == c) & ~usable)) and trusted for c in (1, 2))
     return ev, PhotoFit(height, n, count, noise, trusted, tuple(by_colour), lost)
