@@ -21,6 +21,7 @@ from vision.calibration import Orientation
 from vision.read import position_fen, read_image, unsure_king_squares
 
 from tests.test_cli import run
+from tests.vision_helpers import read_other_renderers_still
 
 REAL = Path(__file__).parent / "data" / "real-boards"
 
@@ -338,23 +339,11 @@ def test_a_colour_the_fit_makes_mostly_kings_is_no_height_reference():
     read seven of the other men as kings, surely.  A fit that makes most of a colour's pieces
     kings has taken odd low tops for its men: that colour is no reference, so none of its men
     is read a king (its true king, 22, at most named unsure, with the king as the alternative)."""
-    from altrender.source import AltRenderedSource
-    from rules.game import Game
-
     wm, bm, wk, bk = Piece(WHITE), Piece(BLACK), Piece(WHITE, True), Piece(BLACK, True)
     pieces = {5: bk, 7: bk, 22: wk, 4: bm, 6: bm, 40: bm, 44: bm,
               9: wm, 13: wm, 27: wm, 28: wm, 33: wm, 38: wm, 41: wm, 45: wm, 46: wm, 49: wm}
-    source = AltRenderedSource(Game(start=Position.setup(pieces)), 901400, fps=10.0)
-    source.open()
-    image, truth = source.frame_at(0.0)
-    assert dict(truth.board) == pieces
-    reading = read_image(image)
-    cells = Orientation.from_corner_46(source.corner_46).square_cells()
-    read = {sq: reading.grid[cells[sq - 1][0]][cells[sq - 1][1]] for sq in pieces}
-    assert all(read[sq] != "." for sq in pieces), read
-    men_as_kings = [sq for sq, p in pieces.items() if not p.king and read[sq].isupper()]
-    assert not men_as_kings, "\n".join(reading.grid)
-    assert read[22].isupper() or 22 in unsure_king_squares(reading, source.corner_46), read
+    read, unsure = _no_man_read_a_king_on_the_other_renderers_still(pieces, 901400)
+    assert read[22].isupper() or 22 in unsure, read
 
 
 def test_a_top_neither_of_whose_rims_is_seen_is_no_king():
@@ -363,20 +352,19 @@ def test_a_top_neither_of_whose_rims_is_seen_is_no_king():
     and where a man's far rim would end lies a square of the top's colour: the top-face window
     slid outwards to the dark square beyond, and three men (7, 8, 12) measured at a king's height
     were read as kings, surely.  Neither rim is seen there: no man is read a king."""
-    from altrender.source import AltRenderedSource
-    from rules.game import Game
+    pieces = {3: Piece(WHITE, True), 40: Piece(BLACK, True)}
+    pieces |= {sq: Piece(WHITE) for sq in (7, 8, 9, 10, 12, 13, 22, 24, 37, 38, 45, 47)}
+    pieces |= {sq: Piece(BLACK) for sq in (1, 15, 16, 23, 25, 26, 29, 33, 34, 43, 44)}
+    _no_man_read_a_king_on_the_other_renderers_still(pieces, 505200)
 
-    wm, bm, wk, bk = Piece(WHITE), Piece(BLACK), Piece(WHITE, True), Piece(BLACK, True)
-    pieces = {3: wk, 40: bk}
-    pieces |= {sq: wm for sq in (7, 8, 9, 10, 12, 13, 22, 24, 37, 38, 45, 47)}
-    pieces |= {sq: bm for sq in (1, 15, 16, 23, 25, 26, 29, 33, 34, 43, 44)}
-    source = AltRenderedSource(Game(start=Position.setup(pieces)), 505200, fps=10.0)
-    source.open()
-    image, truth = source.frame_at(0.0)
-    assert dict(truth.board) == pieces
-    reading = read_image(image)
-    cells = Orientation.from_corner_46(source.corner_46).square_cells()
-    read = {sq: reading.grid[cells[sq - 1][0]][cells[sq - 1][1]] for sq in pieces}
+
+def _no_man_read_a_king_on_the_other_renderers_still(pieces: dict[int, Piece], scene: int
+                                                     ) -> tuple[dict[int, str], list[int]]:
+    """The other renderer's still of ``pieces`` (its scene seed ``scene``, as `bench.stills`
+    draws it) read by `read_image`: every piece read as a piece and no man as a king.  Each
+    square read (grid letter), and the squares named unsure kings."""
+    reading, read, corner_46 = read_other_renderers_still(pieces, scene)
     assert all(read[sq] != "." for sq in pieces), read
     men_as_kings = [sq for sq, p in pieces.items() if not p.king and read[sq].isupper()]
     assert not men_as_kings, "\n".join(reading.grid)
+    return read, unsure_king_squares(reading, corner_46)

@@ -14,6 +14,8 @@ from rules.piece import BLACK, WHITE, Piece
 from vision.calibration import Orientation
 from vision.read import read_image
 
+from tests.vision_helpers import read_other_renderers_still
+
 #: 17 men of the side near the dark squares' colour, 11 of the other (as `bench.stills`'
 #: home-0016 at seed 0, whose near side all read empty).
 NEAR = (2, 3, 4, 7, 10, 16, 18, 19, 23, 25, 28, 31, 34, 39, 40, 43, 48)
@@ -158,17 +160,7 @@ def _read_the_other_renderers_still(pieces: dict[int, Piece], scene: int,
     """The other renderer's still of ``pieces`` (its scene seed ``scene``, as `bench.stills`
     draws it) read by `read_image`: every piece read as a piece, every empty square empty but
     the ``marginal`` ones (not judged)."""
-    from altrender.source import AltRenderedSource
-    from rules.game import Game
-    from rules.position import Position
-
-    source = AltRenderedSource(Game(start=Position.setup(pieces)), scene, fps=10.0)
-    source.open()
-    image, truth = source.frame_at(0.0)
-    assert dict(truth.board) == pieces
-    reading = read_image(image)
-    cells = Orientation.from_corner_46(source.corner_46).square_cells()
-    read = {sq: reading.grid[cells[sq - 1][0]][cells[sq - 1][1]] for sq in range(1, 51)}
+    _, read, _ = read_other_renderers_still(pieces, scene)
     missed = [sq for sq in pieces if read[sq] == "."]
     empty_wrong = [sq for sq in range(1, 51)
                    if sq not in pieces and sq not in marginal and read[sq] != "."]

@@ -129,3 +129,22 @@ def read_still_scene(scene: tuple):
     cells = Orientation.from_corner_46(frame.corner_46).square_cells()
     read = {sq: reading.grid[r][c] for sq, (r, c) in enumerate(cells, start=1)}
     return pieces, read, reading, frame
+
+
+def read_other_renderers_still(pieces: dict, scene: int):
+    """The other renderer's still of ``pieces`` (its scene seed ``scene``, as `bench.stills`
+    draws it) read by `vision.read.read_image`: the reading, each square's grid letter (1-50),
+    and square 46's image corner."""
+    from altrender.source import AltRenderedSource
+    from rules.game import Game
+    from vision.calibration import Orientation
+    from vision.read import read_image
+
+    source = AltRenderedSource(Game(start=Position.setup(pieces)), scene, fps=10.0)
+    source.open()
+    image, truth = source.frame_at(0.0)
+    assert dict(truth.board) == pieces
+    reading = read_image(image)
+    cells = Orientation.from_corner_46(source.corner_46).square_cells()
+    read = {sq: reading.grid[cells[sq - 1][0]][cells[sq - 1][1]] for sq in range(1, 51)}
+    return reading, read, source.corner_46
