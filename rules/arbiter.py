@@ -539,9 +539,9 @@ class Arbiter(Recovery):
     def _read_in_a_row(self, obs: Observation) -> int:
         """How many of the last still readings (this one too) read the board as ``obs`` does
         (`_alike`)."""
-        n = 0
+        text, n = obs.text(), 0
         for seen in reversed(self.seen):
-            if not _alike(seen, obs):
+            if seen.text() != text and not _alike(seen, obs):
                 break
             n += 1
         return n
@@ -1292,15 +1292,9 @@ def _alike(a: Observation, b: Observation) -> bool:
     reading of four broke the board's run: it was never read four times in a row, never
     searched beyond six plies, and a game whose first still board came seven plies on recorded
     nothing (the other renderer's selfplay-26 at seed 4343005)."""
-    if a.text() == b.text():
-        return True
-    for ra, rb in zip(a.squares, b.squares):
-        if ra.symbol == rb.symbol:
-            continue
-        if ra.content is None or rb.content is None or ra.content.color != rb.content.color \
-                or min(ra.confidence, rb.confidence) >= KING_CONFIDENT:
-            return False
-    return True
+    return all(ra.symbol == rb.symbol or (_kind(ra.content) == _kind(rb.content)
+                                          and min(ra.confidence, rb.confidence) < KING_CONFIDENT)
+               for ra, rb in zip(a.squares, b.squares))
 
 
 def _kind(content: Piece | None) -> Color | None:

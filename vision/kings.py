@@ -433,8 +433,8 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
         # a far rim against a square of the top's own colour (a pale top beside a light square)
         # lets the window slide outwards: there the near rim alone is measured too
         beyond = np.median(_at(prof, _T, (raw + r)[:, None] + _BEYOND[None, :]), axis=1)
-        weak = _FAR_WEAK * np.linalg.norm(band - tops, axis=1)
-        unseen = np.linalg.norm(beyond - tops, axis=1) < weak
+        band_apart = np.linalg.norm(band - tops, axis=1)
+        unseen = np.linalg.norm(beyond - tops, axis=1) < _FAR_WEAK * band_apart
         # neither rim where the band looks like the top and a man's far rim would lie against
         # a square of the top's colour too: the window slides outwards to whatever edge comes
         # next (the other renderer's alt-0026 at seed 5: near-white men before near-white
@@ -445,7 +445,7 @@ def king_evidence(view: BoardView, pose: Pose, occupied: np.ndarray, *,
         rr, cc = np.clip(row, 0, 9), np.clip(col, 0, 9)
         behind = ((row >= 0) & (row < 10) & (col >= 0) & (col < 10) & ~occupied[rr, cc]
                   & (np.linalg.norm(view.floor[rr, cc] - tops, axis=1) < _BAND_DISTINCT)
-                  & (np.linalg.norm(band - tops, axis=1) < _BAND_DISTINCT))
+                  & (band_apart < _BAND_DISTINCT))
         blind[cells[behind, 0], cells[behind, 1]] = True
         if unseen.any():
             near = _near_rim_shift(prof[unseen], r, (lo + delta)[unseen], (hi + delta)[unseen],
@@ -891,7 +891,6 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
     count = int(np.count_nonzero(men))
     # (the share of a man's height: a steep camera's pixels scale the noise up)
     share = np.nan_to_num(ev.height / own_all - 1.0, nan=0.0)
-    share_own = np.nan_to_num(ev.height / own - 1.0, nan=0.0)
     noise = _spread(above_all[men]) if count else float("nan")
     trusted = count >= PHOTO_REFERENCE_MIN and _reference(above_all[men], share[men])
     # each colour's own noise where it has men enough (one colour's tops may be lost: a light
@@ -913,8 +912,9 @@ def photo_kings(view: BoardView, pose: Pose, colours: np.ndarray, square_px: flo
         # read as it is)
         fitted_c = occupied & ~poor & (colours == c)
         crowned = kings & fitted_c & (sep >= LIKELY_PX)
+        off_king = above[crowned] - sep[crowned]  # (pixels from a king's top; sep > 0 there)
         if np.count_nonzero(crowned) > np.count_nonzero(fitted_c & ~kings) and not _reference(
-                above[crowned] - sep[crowned], share_own[crowned] - 1.0):
+                off_king, off_king / sep[crowned]):
             usable[colours == c] = False
     # each piece stands against its own colour's noise
     noise_of = np.select([colours == 1, colours == 2], by_colour, noise)
