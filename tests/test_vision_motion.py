@@ -899,3 +899,41 @@ def test_light_squares_a_stale_still_board_kept_are_mended_from_the_bare_board()
     assert np.array_equal(mended[~light], kept_arm[~light]), "only the light squares' middles"
     # a hand in the view is no bare board: the still board keeps what it had
     assert np.array_equal(bare_light(kept_arm, bare, bare, parity, MotionConfig(), None), bare)
+
+
+@pytest.mark.parametrize("lamp_deg, hand_at", [(0.0, (440, 200, 0)), (270.0, (200, -40, -90))])
+def test_an_arms_shadow_cast_before_the_first_move_is_never_learnt_as_the_board(lamp_deg, hand_at):
+    """The board just learnt, a player rests his hand on the table beside it for a few seconds
+    before the first move, one low lamp laying his arm's shadow over a dozen squares.  The still
+    memory, young (`vision.motion.StillMemory`: early, it learns what its last samples all showed
+    where the view uncovers grid corners the still view hid), took the shadow as the board: its
+    soft edge scored two grid corners more than the still view, and nothing was hidden.  Once
+    the arm had gone, the shadow's absence reached in from the table, a hand over the board on
+    every still frame, its squares never read, and the record stopped seven plies before the
+    game's end (the other renderer's selfplay-6 at seed 6262001).  A shade that darkens the
+    board hid nothing: after the arm leaves there is no hand, and the first move is read whole."""
+    from renderer.hands import Hand
+    from renderer.render import Renderer
+
+    start = Position.start()
+    after = start.play(start.parse_move("32-28")).pieces()
+    cam = Camera(tilt_deg=25.0, distance_mm=800.0)
+    lamp = Lighting(shadow=0.75, light_elevation_deg=30.0, light_azimuth_deg=lamp_deg, noise=2.0)
+    renderer = Renderer()
+    watcher = calibrated_watcher(renderer, cam, Style(), lamp)
+    x, y, from_deg = hand_at
+    arm = Hand(x_mm=x, y_mm=y, from_deg=from_deg, height_mm=140, size=1.1, sleeve_mm=330)
+    fps, rest, moved_at, end = 10, (0.8, 4.6), 6.5, 9.0
+    hand_after, settled = [], []
+    for i in range(int(end * fps)):
+        t = i / fps
+        hands = [arm] if rest[0] <= t < rest[1] else None
+        pieces = start.pieces() if t < moved_at else after
+        s = watcher.feed(renderer.render(pieces, cam, Style(), lamp, seed=10 + i, hand=hands).image, t)
+        if t >= rest[1] + 0.5:
+            hand_after.append(watcher.hand_present)
+        if s is not None and t >= moved_at:
+            settled.append(s.observation)
+    assert not any(hand_after), "no hand once the arm has gone"
+    assert settled, "the move settles"
+    assert not settled[0].occluded and settled[0].board() == after

@@ -222,10 +222,9 @@ def committed_view(view: np.ndarray, still: np.ndarray | None, config: MotionCon
     # the board in its own light.  Kept on, under one lamp at quick play the arms' shadows
     # piled up in the reference board after board, until a third of the board differed from
     # it on every frame as a hand (the other renderer's selfplay-30 at seed 5757004)
-    w = (_SHADE_WINDOWS[0],) * 2
-    darker = cv2.blur(lum[0], w) < cv2.blur(lum[1], w)
+    darkened = shaded & _darker(lum)
     # whole: a piece's rim under the shadow, a gap in an arm, are not the board either
-    keep = cv2.dilate(cv2.morphologyEx((table | (diff & shaded & darker)).astype(np.uint8),
+    keep = cv2.dilate(cv2.morphologyEx((table | (diff & darkened)).astype(np.uint8),
                                        cv2.MORPH_CLOSE, np.ones((_KEEP_CLOSE, _KEEP_CLOSE), np.uint8)),
                       np.ones((_KEEP_GROW, _KEEP_GROW), np.uint8)).astype(bool)
     if moved is not None and moved.shape == keep.shape:
@@ -358,6 +357,16 @@ class StillMemory:
         delta = change_delta(view, None, still, config, noise)
         reference = still * exposure_gain(view, still)
         stale = tolerant_change(view, reference) > delta
+        if early and stale.any():
+            # a shade that darkens the board hid nothing the reference showed: it has come
+            # since.  The arm of a hand resting beside the board before the first move cast its
+            # shadow over a dozen squares for the three samples, and the soft shadow's edge
+            # scored two grid corners more than the reference: learnt as the board, the shadow
+            # lay in the reference ever after, a hand over the board on every still frame once
+            # it had gone (its squares unread), and the record stopped at ply 23 of 30 (the
+            # other renderer's selfplay-6 at seed 6262001)
+            lum = brightness(view), brightness(reference)
+            stale &= ~(shade(view, reference, delta, lum) & _darker(lum))
         if not stale.any():
             return still
         changed = stale.copy()
@@ -655,6 +664,13 @@ def _uncovering(view: np.ndarray, reference: np.ndarray, changed: np.ndarray,
                           np.ones((5, 5), np.uint8)).astype(bool)[grid]
         keep[c] = bool(np.any(near & shown)) and not np.any(near & hidden)
     return learn & keep[labels]
+
+
+def _darker(lum: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Where the first of two views' `brightness` is the darker, each averaged over the shade's
+    finer window (`_SHADE_WINDOWS`): with `shade`, a shadow that came since the second."""
+    w = (_SHADE_WINDOWS[0],) * 2
+    return cv2.blur(lum[0], w) < cv2.blur(lum[1], w)
 
 
 def exposure_gain(view: np.ndarray, reference: np.ndarray) -> np.ndarray:
