@@ -262,7 +262,14 @@ class Pace:
     little beyond the border (`LAY_ASIDE_GAP_MM`), where it stays for the rest of the game, in
     the picture and next to the board (found on altrender's players: its captured men lie
     25 mm beyond the border, and the view beside the board never looked as it did at the start
-    again: the other renderer's selfplay-21 at seed 6565004).
+    again: the other renderer's selfplay-21 at seed 6565004); ``wait``: the chance that the
+    first mover waits for the game to begin with a hand resting on the table at his edge of the
+    board, his forearm leaning up (`LEAN_RISE`: under one low lamp its shadow lies over the
+    squares) for `WAIT_S` before the first move, coming in once the board has stood alone for
+    `WAIT_LEAD_S` (the companion learns it then; found on
+    altrender's players: a resting arm's shadow learnt by the young still memory as the board,
+    a hand over the board on every still frame once it had gone: the other renderer's
+    selfplay-6 at seed 6262001).
     """
 
     pause_s: tuple[float, float] = (1.0, 1.5)
@@ -277,6 +284,7 @@ class Pace:
     lean: float = 0.0
     drape: float = 0.0
     lay_aside: float = 0.0
+    wait: float = 0.0
 
     @classmethod
     def slow(cls, pause_s: float | None = None) -> "Pace":
@@ -292,14 +300,16 @@ class Pace:
         still in one move of four, hands resting at the edge, pieces slid, and the next mover's
         hand hovering over the board in one move of three."""
         return cls(pause_s=(0.3, 0.8), speed=(0.6, 0.95), early_reply=0.25, rest=0.35, slide=0.3,
-                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5, drape=0.015, lay_aside=0.5)
+                   carry_off=0.3, fidget=0.5, hover=0.3, lean=0.5, drape=0.015, lay_aside=0.5,
+                   wait=0.3)
 
     @classmethod
     def normal(cls) -> "Pace":
         """Club play at an ordinary pace: pauses of 0.6-1.2 s, sometimes a quick reply, a hand
         resting at the edge or the next mover's hovering over the board."""
         return cls(pause_s=(0.6, 1.2), speed=(0.75, 1.15), early_reply=0.08, rest=0.25, slide=0.15,
-                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5, drape=0.008, lay_aside=0.5)
+                   carry_off=0.3, fidget=0.3, hover=0.1, lean=0.5, drape=0.008, lay_aside=0.5,
+                   wait=0.3)
 
     @classmethod
     def blitz(cls) -> "Pace":
@@ -309,7 +319,8 @@ class Pace:
         plies without a still board, which no catch-up search of `rules.recovery.RECOVERY_PLIES`
         spans)."""
         return cls(pause_s=(0.2, 0.5), speed=(0.55, 0.85), early_reply=0.6, rest=0.5, slide=0.3,
-                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5, drape=0.025, lay_aside=0.5)
+                   carry_off=0.3, fidget=0.7, hover=0.5, lean=0.5, drape=0.025, lay_aside=0.5,
+                   wait=0.3)
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Pace":
@@ -447,6 +458,10 @@ def _rest_place(rng: np.random.Generator, mover: Color, style: Style) -> tuple[f
 
 #: The slope of a leaning player's forearm beyond the wrist (`Pace.lean`; a hand's own is 0.3-0.6).
 LEAN_RISE = (1.0, 1.6)
+#: How long the first mover's hand rests beside the board before the first move (`Pace.wait`).
+WAIT_S = (2.5, 4.5)
+#: ... and how long the board stands alone before the hand comes in (the companion learns it).
+WAIT_LEAD_S = (0.8, 1.5)
 
 
 #: How high the next mover's fingertips hover over its side (`Pace.hover`), in mm above the board.
@@ -936,6 +951,22 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
             pause = float(still_before[ply])  # type: ignore[index]
         early = (not held and ply > 0 and resting_hand is None and leave_frames > 0
                  and pace.early_reply > 0 and rng.random() < pace.early_reply)
+        if ply == 0 and hands and pace.wait > 0:
+            # (drawn from its own stream: a scene whose first mover does not wait is unchanged)
+            waiting = np.random.default_rng([seed, 0x3A17])
+            if waiting.random() < pace.wait:
+                # the board alone a moment (the companion learns it), then the hand comes to rest
+                proto = replace(people[pos.turn], height_mm=50.0, rise=float(
+                    waiting.uniform(*LEAN_RISE)), from_deg=base_from[pos.turn] + float(
+                    waiting.normal(0, 12)))
+                place = _rest_place(waiting, pos.turn, style)
+                pending.extend(still(float(waiting.uniform(*WAIT_LEAD_S)), None))
+                away = _offscreen(model, place[0], place[1], proto.from_deg, 120.0)
+                pending.extend(_in_view(_track([_Key(0, away, "rest"), _Key(float(
+                    waiting.uniform(0.5, 0.8)), place, "rest")], proto, "rest", fps), model,
+                    keep_end=True))
+                resting_hand = (proto, place)
+                pause = max(pause, float(waiting.uniform(*WAIT_S)))
         spectators_from(ply, (0.0 if early else pause) + 1.5)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)

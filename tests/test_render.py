@@ -464,6 +464,32 @@ def test_hands_rest_at_the_edge_over_no_square() -> None:
     assert any(_hands_in_picture(f) == 2 for f in frames)
 
 
+def test_the_first_mover_may_wait_with_a_hand_resting_beside_the_board() -> None:
+    # `Pace.wait` (found on altrender's players: selfplay-6 at seed 6262001): before the first
+    # move, once the board has stood alone for `WAIT_LEAD_S`, a hand comes to rest at its
+    # player's edge for `WAIT_S`, lying still (the board settled beside it, over no square); it
+    # leaves as the first move is made.  Drawn from its own stream: a pace that (practically)
+    # never draws it gives the very frames of the pace without it.
+    from renderer.sequence import WAIT_LEAD_S, WAIT_S
+    game = _game(*GAME[:2])
+    pace = replace(Pace.quick(), early_reply=0.0, rest=0.0, fidget=0.0, hover=0.0, drape=0.0,
+                   lay_aside=0.0)
+    kwargs = dict(fps=5, seed=3, behaviour=STILL, camera=Camera(tilt_deg=30, distance_mm=800))
+    waits = list(game_frames(game.start, game, pace=replace(pace, wait=1.0), **kwargs))
+    _check_sequence(waits, game.positions)
+    before = [f for f in waits if f.ply == 0 and f.phase in ("still", "rest")]
+    assert all(_hands_in_picture(f) == 0 and f.settled for f in before[1:int(WAIT_LEAD_S[0] * 5)])
+    resting = [f for f in before if f.resting]
+    assert len(resting) >= WAIT_S[0] * 5 - 2
+    assert all(f.settled and not f.occluded for f in resting[1:])
+    assert not any(f.resting for f in waits if f.ply > 0), "it left with the first move"
+    plain = list(game_frames(game.start, game, pace=replace(pace, wait=0.0), **kwargs))
+    rare = list(game_frames(game.start, game, pace=replace(pace, wait=1e-9), **kwargs))
+    assert not any(f.resting for f in plain) and len(plain) == len(rare) < len(waits)
+    for a, b in zip(plain, rare):
+        assert np.array_equal(a.image, b.image)
+
+
 def test_a_fidgeting_hand_rests_at_the_edge_but_never_lies_still() -> None:
     # `Pace.fidget`: the hand comes to rest at the edge after each move and drifts all through
     # the pause; the truth never calls it resting (no still view while it is there), the

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from renderer.render import Camera, Lighting, Style
-from renderer.sequence import game_frames
+from renderer.sequence import Pace, game_frames
 from rules.position import Position
 from vision.kept import Kept, board_box, mean_frame, mean_kept
 from vision.locate import find_board
@@ -21,11 +22,13 @@ from tests.vision_helpers import moves_of
 @pytest.fixture(scope="module")
 def still_game():
     """Two moves at 10 frames a second with a real camera's noise, the board still for a second
-    before each (so the watcher averages eight frames), 1280x960."""
+    before each (so the watcher averages eight frames), 1280x960; no hand waits beside the board
+    before the first move (`Pace.wait`: the watcher would settle once more, on the start)."""
     moves = moves_of("32-28", "19-23")
     frames = list(game_frames(Position.start(), moves, fps=10,
                               camera=Camera(tilt_deg=30.0, yaw_deg=10.0, distance_mm=1100.0),
-                              style=Style(), lighting=Lighting(noise=3.0), seed=11, pause_s=1.2))
+                              style=Style(), lighting=Lighting(noise=3.0), seed=11, pause_s=1.2,
+                              pace=replace(Pace.of_seed(11), wait=0.0)))
     return moves, frames
 
 
