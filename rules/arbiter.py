@@ -474,13 +474,7 @@ class Arbiter(Recovery):
                 if _legal_play(longer) or _wants_another_reading(longer):
                     if whole is settled:
                         self._keep(obs)
-                    elif not self._a_move_hidden(obs):
-                        # a board joined with squares seen before shows them as they stood
-                        # before the hand came: no evidence where a move may have been made
-                        # under the hand (blitz, a hand over 27 and 31 from before 31-27 to
-                        # after it: the board joined after 31-27 14-20 45-40 showed 31 still
-                        # standing, and 45-40 14-20 31-27 was caught up through it: the
-                        # system bench's selfplay-10 at seed 8585003)
+                    else:
                         self._set_aside(whole.observation)
             return ()
         end = trial._physical(trial.position)
@@ -516,66 +510,8 @@ class Arbiter(Recovery):
             # recorded after them: the system bench's selfplay-13 at seed 6868010).
             if self._unaccounted(trial.game.moves[self.game.ply:], settled):
                 return ()
-            # Nor may a hand hide one ply more: when a line one ply longer leaves every square
-            # in view as these moves leave it, the board cannot tell which was played, nor who
-            # is to move.  Blitz, a hand over 27 and 31 from before 31-27 to after it: the board
-            # read in passing after 31-27 14-20 45-40 was taken as 45-40 14-20, and the next as
-            # 31-27 18-22, two moves recorded in each other's place (the system bench's
-            # selfplay-10 at seed 8585003).  The still board, or the next board read in
-            # passing, tells.
-            if self._one_ply_more_hidden(trial.game.moves[self.game.ply:], obs):
-                return ()
         self._adopt(trial)
         return events
-
-    def _a_move_hidden(self, obs: Observation) -> bool:
-        """Whether a legal move of either side from the recorded position lies wholly under
-        the hands of ``obs`` (its squares, and those it captures on, all read occluded)."""
-        hidden = {sq for sq in range(1, 51) if obs.reading(sq).occluded}
-        if not hidden:
-            return False
-        pieces = self.position.pieces()
-        for turn in (self.position.turn, self.position.turn.other):
-            try:
-                side = Position.setup(pieces, turn)
-            except FenError:  # (a man on the far row awaiting his crown)
-                continue
-            for move in side.legal_moves():
-                if {move.from_square, move.to_square, *move.captured} <= hidden:
-                    return True
-        return False
-
-    def _one_ply_more_hidden(self, moves, obs: Observation) -> bool:
-        """Whether some legal line of one ply more than ``moves``, from the recorded position,
-        that does not begin with them leaves a board that differs from the one ``moves`` leave
-        only on squares ``obs`` read under a hand (`SquareReading.occluded`), and differs
-        somewhere.  (One that begins with them only adds a ply the camera will see later, in
-        its place after them.)"""
-        hidden = {sq for sq in range(1, 51) if obs.reading(sq).occluded}
-        if not hidden or not moves:
-            return False
-        moves = list(moves)
-        position = self.position
-        for move in moves:
-            position = position.play(move)
-        end = self._physical(position)
-
-        def ends(at: Position, plies: int, same: bool):
-            # (``same``: the line so far is the start of ``moves``)
-            if plies == 0:
-                if not same:
-                    yield at
-                return
-            done = len(moves) + 1 - plies
-            for move in at.legal_moves():
-                yield from ends(at.play(move), plies - 1,
-                                same and (done >= len(moves) or move == moves[done]))
-
-        for other in ends(self.position, len(moves) + 1, True):
-            differ = changes_between(end, self._physical(other))
-            if differ and set(differ) <= hidden:
-                return True
-        return False
 
     def _trial(self, settled: Settled, quick: bool, joining: bool = False
                ) -> "tuple[Arbiter, list[Event]]":
