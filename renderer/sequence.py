@@ -937,6 +937,23 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
             pending[j].samples.append(hover.sample(index + j))
         hover.next = max(hover.next, index + end)
 
+    def wait_in(pos: Position) -> tuple[tuple[Hand, tuple[float, float, float]], float] | None:
+        """The first mover waiting for the game to begin (`Pace.wait`): the board alone a
+        moment (the companion learns it), then his hand coming to rest at his edge, laid on
+        the pending frames; the resting hand and how long it waits, or None (not this game).
+        Drawn from its own stream: a scene whose first mover does not wait is unchanged."""
+        waiting = np.random.default_rng([seed, 0x3A17])
+        if waiting.random() >= pace.wait:
+            return None
+        proto = replace(people[pos.turn], height_mm=50.0, rise=float(waiting.uniform(*LEAN_RISE)),
+                        from_deg=base_from[pos.turn] + float(waiting.normal(0, 12)))
+        place = _rest_place(waiting, pos.turn, style)
+        pending.extend(still(float(waiting.uniform(*WAIT_LEAD_S)), None))
+        away = _offscreen(model, place[0], place[1], proto.from_deg, 120.0)
+        come = [_Key(0, away, "rest"), _Key(float(waiting.uniform(0.5, 0.8)), place, "rest")]
+        pending.extend(_in_view(_track(come, proto, "rest", fps), model, keep_end=True))
+        return (proto, place), float(waiting.uniform(*WAIT_S))
+
     hovering: _Hover | None = None  # the next mover's hand over its side (`Pace.hover`)
     drapes: list[_Drape] = []  # an arm lying across the board (`Pace.drape`)
     resting_hand: tuple[Hand, tuple[float, float, float]] | None = None
@@ -952,21 +969,10 @@ def _drawn_frames(positions: list[Position], moves: list[Move], *, fps: float, c
         early = (not held and ply > 0 and resting_hand is None and leave_frames > 0
                  and pace.early_reply > 0 and rng.random() < pace.early_reply)
         if ply == 0 and hands and pace.wait > 0:
-            # (drawn from its own stream: a scene whose first mover does not wait is unchanged)
-            waiting = np.random.default_rng([seed, 0x3A17])
-            if waiting.random() < pace.wait:
-                # the board alone a moment (the companion learns it), then the hand comes to rest
-                proto = replace(people[pos.turn], height_mm=50.0, rise=float(
-                    waiting.uniform(*LEAN_RISE)), from_deg=base_from[pos.turn] + float(
-                    waiting.normal(0, 12)))
-                place = _rest_place(waiting, pos.turn, style)
-                pending.extend(still(float(waiting.uniform(*WAIT_LEAD_S)), None))
-                away = _offscreen(model, place[0], place[1], proto.from_deg, 120.0)
-                pending.extend(_in_view(_track([_Key(0, away, "rest"), _Key(float(
-                    waiting.uniform(0.5, 0.8)), place, "rest")], proto, "rest", fps), model,
-                    keep_end=True))
-                resting_hand = (proto, place)
-                pause = max(pause, float(waiting.uniform(*WAIT_S)))
+            waited = wait_in(pos)
+            if waited is not None:
+                resting_hand, wait = waited
+                pause = max(pause, wait)
         spectators_from(ply, (0.0 if early else pause) + 1.5)
         mover = pos.turn
         piece = pos.piece_at(move.from_square)
