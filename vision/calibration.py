@@ -25,7 +25,7 @@ from vision.kings import KingCalibration, KingEvidence, calibrate, king_evidence
 from vision.locate import BoardLocation, find_board
 from vision.pose import Pose, estimate_pose
 from vision.squares import (BoardView, board_view, covered_cells, learn_references,
-                             square_colours)
+                             sides_swapped_surroundings, square_colours)
 
 #: Image corner index (TL, TR, BR, BL) of square 46's corner, per rotation.
 _CORNER_OF_ROTATION = (3, 0, 1, 2)
@@ -204,8 +204,8 @@ _SWAP = np.array([EMPTY, BLACK_PIECE, WHITE_PIECE])
 def _sides_swapped(colours: ColourModel) -> ColourModel:
     """``colours`` with White's and Black's piece classes swapped, in the class colours and in
     everything kept per class (the spreads, the floor offsets, every cell's references, their
-    extra variance, outlines and the class last known on it; ``rim_empty`` is the empty
-    cells')."""
+    extra variance, outlines, the class last known on it and what stood beside the light
+    cells; ``rim_empty`` is the empty cells')."""
 
     def per_class(a: np.ndarray | None) -> np.ndarray | None:
         return None if a is None else a[_SWAP]
@@ -215,8 +215,9 @@ def _sides_swapped(colours: ColourModel) -> ColourModel:
         last = np.where(cells.last >= 0, _SWAP[np.clip(cells.last, 0, 2)], cells.last)
         extra = None if cells.extra_var is None else cells.extra_var[..., _SWAP, :]
         rim = None if cells.rim is None else cells.rim[..., _SWAP]
+        around = None if cells.around is None else sides_swapped_surroundings(cells.around)
         cells = replace(cells, mean=cells.mean[..., _SWAP, :], seen=cells.seen[..., _SWAP],
-                        last=last, extra_var=extra, rim=rim)
+                        last=last, extra_var=extra, rim=rim, around=around)
     return replace(colours, white_piece=colours.black_piece, black_piece=colours.white_piece,
                    class_spread=per_class(colours.class_spread), cells=cells,
                    floor_offset=per_class(colours.floor_offset),

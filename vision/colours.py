@@ -135,7 +135,10 @@ class CellReferences:
     cell where it was seen (NaN: never measured); ``floor`` (10, 10, 3, None: none) the top
     sample less the floor (`vision.squares`) the cell showed empty, in the calibration light
     (NaN: never seen empty): a glare or a shade centred on the square makes it unlike the
-    empty cells' typical difference there."""
+    empty cells' typical difference there; ``around`` (10, 10, None: not known) what stood on
+    each light cell's four dark neighbours when its empty look was taken
+    (`vision.squares.surroundings`, -1: not known): a piece beside a light square shades it
+    or leans over it in the picture, so its look is the light's only beside the same pieces."""
 
     mean: np.ndarray
     seen: np.ndarray
@@ -145,6 +148,7 @@ class CellReferences:
     dark: np.ndarray | None = None
     rim: np.ndarray | None = None
     floor: np.ndarray | None = None
+    around: np.ndarray | None = None
 
     def dark_cells(self) -> np.ndarray:
         """(10, 10) the dark cells (`dark`; every cell when not given)."""

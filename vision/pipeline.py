@@ -45,7 +45,9 @@ from vision.motion import (MOTION_PX, MotionConfig, MotionSample, NoiseFloor, St
 from vision.passing import Passing
 from vision.pose import Pose, estimate_pose
 from vision.register import Anchor
-from vision.squares import MAN_HEIGHT, BoardView, board_view, classify, learn_colours, light_change
+from vision.squares import (MAN_HEIGHT, NOT_KNOWN, NOTHING, BoardView, board_view, classify,
+                            learn_colours, light_change, relit_light_references, standing_code,
+                            surroundings)
 
 __all__ = ["BoardWatcher", "Calibration", "CalibrationError", "Orientation", "WatchConfig"]
 
@@ -136,6 +138,22 @@ def _held_cells(sample: MotionSample, kept: np.ndarray | None = None) -> np.ndar
 def _differing(ref: Observation, now: Observation) -> list[int]:
     """The squares whose content ``now`` reads otherwise than ``ref``."""
     return [sq for sq in range(1, 51) if ref.reading(sq).content != now.reading(sq).content]
+
+
+def _beside_light(cal: Calibration, board: Mapping[int, Piece],
+                  hidden: np.ndarray | None = None) -> np.ndarray:
+    """(10, 10) what stands beside each light cell (`vision.squares.surroundings`) as ``board``
+    has it, not known where ``hidden`` (10, 10 cells: under a hand, read unsure) says."""
+    standing = np.full((10, 10), NOTHING)
+    for sq, (r, c) in enumerate(cal.orientation.square_cells(), start=1):
+        piece = board.get(sq)
+        if piece is not None:
+            standing[r, c] = standing_code(WHITE_PIECE if piece.color is WHITE else BLACK_PIECE,
+                                           piece.king)
+    if hidden is None:
+        return surroundings(standing, cal.orientation.dark_parity)
+    standing[hidden] = NOT_KNOWN
+    return np.where(hidden, NOT_KNOWN, surroundings(standing, cal.orientation.dark_parity))
 
 
 def _colour(piece: Piece | None) -> object:
@@ -328,6 +346,13 @@ class BoardWatcher:
                                       white_is_lighter=self.config.white_is_lighter,
                                       man_height=self.config.man_height, board=expected,
                                       location=location, strict=strict)
+        if cal.colours.cells is not None:
+            # what stands beside each light square as its look was taken (`CellReferences`)
+            hidden = np.zeros((10, 10), dtype=bool)
+            for sq in cal.covered:
+                hidden[tuple(cal.orientation.square_cells()[sq - 1])] = True
+            cells = replace(cal.colours.cells, around=_beside_light(cal, expected, hidden))
+            cal = replace(cal, colours=replace(cal.colours, cells=cells))
         self.calibration = cal
         self._location = cal.location
         self._pose = pose
@@ -1357,6 +1382,11 @@ class BoardWatcher:
             known = np.take_along_axis(cal.colours.cells.seen, k[..., None], axis=-1)[..., 0]
             labels = np.where(known, -1, labels)
             men &= labels >= 0
+        if cal.colours.cells is not None and passing is None:
+            # the light squares whose neighbours changed: their looks taken again beside them
+            colours = relit_light_references(seen.view, cal.colours, cal.orientation.dark_parity,
+                                             _beside_light(cal, board, unsure))
+            cal = replace(cal, colours=colours)
         if cal.colours.cells is not None:
             cal = self._learn(cal, seen.view, labels, rate=0.0 if passing is not None else 0.1)
         if isinstance(cal.kings, KingCalibration):

@@ -17,7 +17,8 @@ of the `ColourModel` (a Gaussian classifier whose spread gives the confidences).
 Calibrated (`learn_references`, from the start position), every cell has its own reference look
 of each class (`vision.colours.CellReferences`): measured where the cell showed that class, else
 the class colour under the cell's light with the class's spread around it.  The light squares,
-empty all game, tell how the light changed on each cell since (`light_change`).  Each class is a
+empty all game, tell how the light changed on each cell since (`light_change`); a light
+square's look is taken again when the pieces beside it change (`relit_light_references`).  Each class is a
 heavy-tailed (Student t) distribution around the cell's reference, one spread per Lab channel;
 a top sample far from every class (a shadow, a glare the model never saw) reads as unsure.
 
@@ -382,11 +383,12 @@ def _least_contrast(colours: np.ndarray) -> np.ndarray:
                                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]), axis=0)
 
 
-def _light_field(values: np.ndarray) -> np.ndarray:
-    """(10, 10) median of the finite ``values`` in each cell's 3x3 neighbourhood (NaN where
-    there are none)."""
-    padded = np.pad(values, 1, constant_values=np.nan)
-    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(3) for j in range(3)])
+def _light_field(values: np.ndarray, reach: int = 1) -> np.ndarray:
+    """(10, 10) median of the finite ``values`` in each cell's neighbourhood (``reach`` cells
+    each way: 3x3 by default; NaN where there are none)."""
+    size = 2 * reach + 1
+    padded = np.pad(values, reach, constant_values=np.nan)
+    stack = np.stack([padded[i:i + 10, j:j + 10] for i in range(size) for j in range(size)])
     out = np.full((10, 10), np.nan)
     some = np.isfinite(stack).any(axis=0)
     out[some] = np.nanmedian(stack[:, some], axis=0)
@@ -401,6 +403,81 @@ def light_change(view: BoardView, model: ColourModel, dark_parity: int) -> np.nd
     ratio = np.where(light, light_factor(view.top, model.cells.mean[..., EMPTY, :]), np.nan)
     change = _light_field(ratio)
     return np.clip(np.where(np.isfinite(change), change, 1.0), 0.5, 2.0)
+
+
+#: What stands on a dark cell, as `surroundings` takes it: nothing, a man or a king of either
+#: side (`NOT_KNOWN`: a hand or an unsure reading hides it).
+NOTHING, KING_CODE_STEP, NOT_KNOWN = 0, 2, -1
+#: The four dark neighbours of a light cell, and the base their codes are written in.
+_BESIDE = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_CODES = 5
+
+
+def standing_code(cls: int, king: bool) -> int:
+    """What stands on a dark cell as `surroundings` takes it: ``cls`` the colour model's class
+    (`EMPTY`, `WHITE_PIECE`, `BLACK_PIECE`), a man or a king."""
+    return NOTHING if cls == EMPTY else cls + (KING_CODE_STEP if king else 0)
+
+
+def surroundings(standing: np.ndarray, dark_parity: int) -> np.ndarray:
+    """(10, 10) for each light cell, one number telling what stands on its four dark
+    neighbours (``standing`` (10, 10): `standing_code` on each dark cell, `NOT_KNOWN` where it
+    is not known); `NOT_KNOWN` on the dark cells and where a neighbour is not known."""
+    padded = np.pad(np.asarray(standing, dtype=np.int64), 1, constant_values=NOTHING)
+    code = np.zeros((10, 10), dtype=np.int64)
+    unknown = np.zeros((10, 10), dtype=bool)
+    for i, (dr, dc) in enumerate(_BESIDE):
+        beside = padded[1 + dr:11 + dr, 1 + dc:11 + dc]
+        unknown |= beside < 0
+        code += np.maximum(beside, 0) * _CODES ** i
+    light = (_CELL[:, 0] + _CELL[:, 1]).reshape(10, 10) % 2 != dark_parity
+    return np.where(light & ~unknown, code, NOT_KNOWN)
+
+
+def sides_swapped_surroundings(around: np.ndarray) -> np.ndarray:
+    """``around`` (`surroundings`) with White's and Black's pieces swapped (the board read
+    turned half round, `vision.calibration.Calibration.turned`)."""
+    out = np.zeros(around.shape, dtype=np.int64)
+    rest = np.maximum(around, 0)
+    for i in range(len(_BESIDE)):
+        digit = rest % _CODES
+        rest = rest // _CODES
+        colour = (digit - 1) % KING_CODE_STEP  # 0: white's, 1: black's
+        swapped = np.where(digit == NOTHING, NOTHING, digit + np.where(colour == 0, 1, -1))
+        out += swapped * _CODES ** i
+    return np.where(around < 0, around, out)
+
+
+def relit_light_references(view: BoardView, model: ColourModel, dark_parity: int,
+                           around: np.ndarray) -> ColourModel:
+    """``model`` with the empty look of each light cell whose surroundings (``around``,
+    `surroundings` now) differ from those its look was taken beside taken again from ``view``,
+    brought to the calibration light by the light change the light cells whose surroundings
+    stayed tell around it.  Under a camera well off vertical a man beside a light square
+    leans over it in the picture and shades it: a light square the men left showed the light
+    a quarter up on it, and the man of one colour beside it read half the other (the other
+    renderer's selfplay-6 at seed 6262001, ivory men on an ivory and red board 41 degrees off
+    vertical).  Where no light cell's surroundings stayed, nothing is taken; a model that
+    never knew them learns ``around`` as they are."""
+    cells = model.cells
+    assert cells is not None
+    if cells.around is None:
+        return replace(model, cells=replace(cells, around=np.asarray(around).copy()))
+    known = around >= 0
+    changed = known & (around != cells.around)
+    steady = known & (around == cells.around)
+    if not changed.any() or not steady.any():
+        return model
+    ratio = np.where(steady, light_factor(view.top, cells.mean[..., EMPTY, :]), np.nan)
+    change = _light_field(ratio)
+    wider = _light_field(ratio, reach=2)
+    change = np.where(np.isfinite(change), change,
+                      np.where(np.isfinite(wider), wider, np.nanmedian(ratio[steady])))
+    change = np.clip(change, 0.5, 2.0)
+    mean = cells.mean.copy()
+    mean[changed, EMPTY] = relight(view.top[changed], 1.0 / change[changed])
+    return replace(model, cells=replace(cells, mean=mean,
+                                        around=np.where(changed, around, cells.around)))
 
 
 def _log_likelihoods(top: np.ndarray, mean: np.ndarray, var: np.ndarray
