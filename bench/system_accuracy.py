@@ -69,6 +69,9 @@ def _games() -> dict:
 
 #: The share of scenes lit by one low lamp (`renderer.render.Lighting.one_lamp`).
 ONE_LAMP_SHARE = 0.25
+#: The share of the scenes not lit by one lamp lit by lamps of some size, whose pieces' soft
+#: shadows reach the light squares beside them (`renderer.render.Lighting.soft_lamps`).
+SOFT_LAMPS_SHARE = 0.3
 #: The share of scenes whose one side's pieces have the dark squares' colour
 #: (`renderer.scene.Style.like_the_squares`).
 LIKE_SQUARES_SHARE = 0.15
@@ -92,7 +95,8 @@ class _SceneSource(RenderedSource):
     ``still_camera`` turns it off), players at a random pace (`renderer.sequence.Pace.random`;
     ``slow`` the old one), camera bumps and hovering hands (`device.render_source.RenderedSource`
     draws a club room; its reading, with the final position kept in view, is the same), a lamp
-    mirrored in glossy piece tops (`Lighting.sheen`: strong under one lamp) and, in a third of
+    mirrored in glossy piece tops (`Lighting.sheen`: strong under one lamp), soft lamps whose
+    pieces' shadows reach the light squares (`Lighting.soft_lamps`) and, in a third of
     games, spectators walking past between the lamp and the board (`renderer.sequence.
     spectator_passes`: ``spectators`` passes of their shade).
     ``played`` (positions and moves, an irregular move among them) and ``still_before`` replace
@@ -129,6 +133,10 @@ class _SceneSource(RenderedSource):
         lamp = np.random.default_rng([self.seed, 0x1A3B])
         if lamp.random() < ONE_LAMP_SHARE:
             lighting = lighting.one_lamp(lamp)
+        else:  # or, in `SOFT_LAMPS_SHARE` of the others, by soft lamps (its own stream)
+            soft = np.random.default_rng([self.seed, 0x50F7])
+            if soft.random() < SOFT_LAMPS_SHARE:
+                lighting = lighting.soft_lamps(soft)
         # one set in `LIKE_SQUARES_SHARE` dyed like the dark squares (its own stream, as the lamp)
         like = np.random.default_rng([self.seed, 0x5C0A])
         self.like_squares = False
@@ -345,6 +353,7 @@ def run_one(name: str, seed: int, fps: float, max_plies: int, auto: bool = False
         "shake_px": round(source.behaviour.shake_px, 2),
         "exposure": round(source.lighting.exposure, 2),
         "shadow": round(source.lighting.shadow, 2),
+        "penumbra_mm": round(source.lighting.penumbra_mm, 1),
         "sheen": round(source.sheen(), 2), "spectators": source.spectators,
         "like_squares": source.like_squares, "like_light": source.like_light,
         "hand_like_board": source.skins is not None,
@@ -376,7 +385,8 @@ BUCKETS = {
     "shake>=0.25px": lambda r: r["shake_px"] >= 0.25,
     "dim": lambda r: r["exposure"] < 0.8,
     "bright": lambda r: r["exposure"] >= 0.8,
-    "one lamp": lambda r: r.get("shadow", 0.0) >= 0.6,
+    "one lamp": lambda r: r.get("shadow", 0.0) >= 0.6 and r.get("penumbra_mm", 2.5) < 6.0,
+    "soft lamps": lambda r: r.get("penumbra_mm", 2.5) >= 6.0,
     "sheen": lambda r: r.get("sheen", 0.0) >= SHEEN_BUCKET,
     "spectators": lambda r: r.get("spectators", 0) > 0,
     "like the squares": lambda r: r.get("like_squares", False),
@@ -517,6 +527,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{r['game']} (seed {r['seed']}, {r['fps']:g} fps, tilt {r['tilt']}, "
                   f"shake {r['shake_px']} px, "
                   f"exposure {r['exposure']}, sheen {r['sheen']}, {r['spectators']} spectators, "
+                  f"{'soft lamps, ' if r.get('penumbra_mm', 2.5) >= 6.0 else ''}"
                   f"{'pieces like the squares, ' if r['like_squares'] else ''}"
                   f"{'pieces like the light squares, ' if r.get('like_light') else ''}"
                   f"{'a hand like the board, ' if r['hand_like_board'] else ''}"

@@ -64,7 +64,8 @@ class Lighting:
     ``lamp_colour`` the nearer they stand to the lamp's mirror point), the lamp standing
     ``lamp_distance_mm`` from the board's centre; ``noise`` is the sensor noise's sigma (grey
     levels); ``blur`` a Gaussian sigma (px); ``motion_blur`` a length (px) at ``motion_deg``;
-    ``jpeg_quality`` None for no compression.
+    ``jpeg_quality`` None for no compression; ``penumbra_mm`` the blur (sigma) of the pieces'
+    shadows' edges (`renderer.scene.Light`).
     """
 
     gradient: float = 0.0
@@ -86,6 +87,7 @@ class Lighting:
     sheen: float = 0.0
     lamp_distance_mm: float = 1500.0
     lamp_colour: tuple[int, int, int] = (255, 255, 255)
+    penumbra_mm: float = 2.5
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> "Lighting":
@@ -132,10 +134,21 @@ class Lighting:
                        lamp_distance_mm=float(rng.uniform(500, 1000)),
                        lamp_colour=(int(255 * (1 - warm)), int(255 * (1 - 0.4 * warm)), 255))
 
+    def soft_lamps(self, rng: np.random.Generator) -> "Lighting":
+        """The same room lit by lamps of some size standing lowish (or by several): the pieces'
+        shadows are strong, long and soft, their edges (``penumbra_mm`` 6-12 mm) reaching onto
+        the light squares beside each piece, so that a light square's look depends on the
+        pieces beside it (found on `altrender`'s selfplay-6 at seed 6262001: the light squares
+        the men had left showed the light a quarter up on them, and a white man read half
+        black)."""
+        return replace(self, shadow=max(self.shadow, float(rng.uniform(0.5, 0.8))),
+                       light_elevation_deg=float(rng.uniform(30, 50)),
+                       penumbra_mm=float(rng.uniform(6, 12)))
+
     @property
     def light(self) -> Light:
         return Light(self.light_azimuth_deg, self.light_elevation_deg, self.shadow, self.sheen,
-                     self.lamp_distance_mm, self.lamp_colour)
+                     self.lamp_distance_mm, self.lamp_colour, self.penumbra_mm)
 
 
 @dataclass(frozen=True, eq=False)
@@ -274,7 +287,8 @@ class Renderer:
                 mask = np.zeros((int(h * _SHADOW_SCALE), int(w * _SHADOW_SCALE)), np.uint8)
                 draw_piece_shadows(mask, layer.model, style, light, cells, _SHADOW_SCALE, aside)
                 px_mm = float(layer.model.scale_px_per_mm(np.array([[200.0, 200.0]]))[0])
-                mask = cv2.GaussianBlur(mask, (0, 0), max(0.6, 2.5 * px_mm * _SHADOW_SCALE))
+                mask = cv2.GaussianBlur(mask, (0, 0),
+                                        max(0.6, light.penumbra_mm * px_mm * _SHADOW_SCALE))
                 _darken(img, mask, light.shadow)
             draw_pieces(img, layer.model, style, light, cells, aside)
             return img

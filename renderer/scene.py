@@ -338,7 +338,9 @@ class Light:
     glossy piece tops (0: a room lit evenly, no mirror image of any lamp; 1: one bare lamp and
     nothing else); the lamp stands ``distance_mm`` from the board's centre in the light's
     direction and shines ``colour`` (BGR).  Only the sheen uses the lamp's distance: shading and
-    shadows take the light as coming from far away.
+    shadows take the light as coming from far away.  ``penumbra_mm`` is the blur (sigma) of the
+    pieces' shadows' edges: a lamp of some size, or several, throws soft shadows that reach
+    onto the light squares beside a piece.
     """
 
     azimuth_deg: float = 120.0
@@ -347,6 +349,7 @@ class Light:
     sheen: float = 0.0
     distance_mm: float = 1500.0
     colour: BGR = (255, 255, 255)
+    penumbra_mm: float = 2.5
 
     def vector(self) -> np.ndarray:
         """Unit vector in board coordinates (x, y, h) pointing towards the light."""

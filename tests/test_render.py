@@ -705,6 +705,32 @@ def test_one_lamp_lays_a_long_dark_arm_shadow_across_the_board() -> None:
     assert b.max() > a.max()
 
 
+
+def test_soft_lamps_throw_the_pieces_shadows_onto_the_light_squares_beside_them() -> None:
+    # `Lighting.soft_lamps` (found on another renderer's selfplay-6: light squares looked lit
+    # more once the men beside them had gone): one man's shadow under soft lamps darkens more of
+    # the board beside it, and farther from it, than the room's sharp one.
+    cam = Camera(tilt_deg=20, distance_mm=800)
+    room = Lighting(shadow=0.3, light_azimuth_deg=0.0, light_elevation_deg=65.0)
+    soft = replace(room.soft_lamps(np.random.default_rng(5)), light_azimuth_deg=0.0)
+    assert soft.penumbra_mm >= 6.0 and soft.shadow >= 0.5
+    renderer = Renderer()
+    empty = {1: Piece(BLACK)}  # a man far away: the same picture but for 28
+    one = empty | {28: Piece(WHITE)}
+
+    def darkened(lighting: Lighting) -> np.ndarray:
+        bare = renderer.render(empty, cam, Style(), lighting, seed=1)
+        with_man = renderer.render(one, cam, Style(), lighting, seed=1)
+        d = np.clip(bare.image.astype(float) - with_man.image.astype(float), 0, None).mean(axis=-1)
+        x, y = with_man.square_centre(28, 0.0)
+        d[int(y) - 40:int(y) + 40, int(x) - 40:int(x) + 40] *= 0  # (the man itself)
+        return d
+
+    a, b = darkened(room), darkened(soft)
+    # (here: none of the sharp shadow beyond two thirds of a square about the man's centre,
+    # 2,000 pixels of the soft one)
+    assert np.count_nonzero(b > 3) > max(500, 5 * np.count_nonzero(a > 3))
+
 # -- a lamp mirrored in glossy tops, and a spectator's passing shade -----------------------------
 
 #: A dim room lit by one low lamp on black's side of the board, the camera on white's: the lamp's
