@@ -549,9 +549,10 @@ class Recovery:
         or 12-8 before a king took it on 10x6... 10x6), the one the camera saw on the way: the
         only one that puts a piece on every square seen holding one in passing (`Settled.placed`,
         beside the hand, on several frames), or, among lines that all do, the only one that puts
-        them down in the order first seen (`_placed_before`); else the only one the frames of
-        the sightings allow
-        (`_seen_in_order`); else, when no line puts a piece on every such square, the only one
+        them down in the order first seen (`_placed_before`), or of several that do, the only
+        one whose moves the sightings' frames allow (`_timeline_allows`); else the only one
+        the frames of the sightings allow (`_seen_in_order`); else, when no line puts a piece
+        on every such square, the only one
         that puts pieces on the most of them, in the order first seen.  None when the sightings
         tell none, or not one alone, apart (a line from the board as seen, `Root.AS_SEEN`, is
         never chosen so)."""
@@ -594,6 +595,11 @@ class Recovery:
         fitting = covering if len(covering) < 2 else [entry for entry in covering if in_order(entry[0])]
         if len(fitting) == 1:
             return fitting[0]
+        if len(fitting) > 1:
+            # of several in that order, the only one whose moves the sightings' frames allow
+            timely = [entry for entry in fitting if self._timeline_allows(entry[0])]
+            if len(timely) == 1:
+                return timely[0]
         by_frames = self._seen_in_order(covering or tied)
         if covering or by_frames is not None:
             return by_frames
@@ -659,6 +665,46 @@ class Recovery:
         fitting = [entry for entry in tied if allowed(entry[0])]
         return fitting[0] if len(fitting) == 1 else None
 
+    def _timeline_allows(self, line: Line) -> bool:
+        """Whether the moves of ``line`` can have been made, one after another, at frames the
+        sightings (`_sighted`) allow.  Each move lifts its piece, then puts it down; the next
+        is lifted no sooner.  A piece last seen standing on its first square (``stood``) was
+        lifted after that frame, and first seen lifted (``lifted``) by then, unless it was
+        seen standing later (a lift taken from a hand over it); a square last seen empty
+        (``open``) before the move put its piece down was landed on after that frame, and
+        first seen holding the piece (``placed``) by then.  Only squares the line lifts from,
+        or lands on, once and never the other way are judged: the sightings of a square the
+        line empties and fills again may be of either piece.  Seven plies at quick play, first
+        seen still at their end: 22 was seen holding its man at frame 348 and 10 standing at
+        420, yet 10-15 36-31 17-22 41-36 11-17 50-44 19-24 was recorded for 17-22 36-31 11-17
+        41-36 10-15 50-44 19-24 (the other renderer's selfplay-6 at seed 6262001)."""
+        moves = [move for move, _ in line.moves]
+        lifted = Counter(m.from_square for m in moves)
+        landed = Counter(m.to_square for m in moves if m.to_square != m.from_square)
+        seen = self._sighted
+        placed_by = -1  # the frame by which the move before was put down, at the earliest
+        for m in moves:
+            lift = placed_by
+            frm, to = m.from_square, m.to_square
+            if lifted[frm] == 1 and frm not in landed:
+                stood = seen.get(("stood", frm))
+                if stood is not None:
+                    lift = max(lift, stood + 1)
+                first_lifted = seen.get(("lifted", frm))
+                if first_lifted is not None and (stood is None or stood < first_lifted) \
+                        and lift > first_lifted:
+                    return False
+            down = lift
+            if to != frm and landed[to] == 1 and to not in lifted:
+                open_last = seen.get(("open", to))
+                if open_last is not None:
+                    down = max(down, open_last + 1)
+                first_placed = seen.get(("placed", to))
+                if first_placed is not None and down > first_placed:
+                    return False
+            placed_by = down
+        return True
+
     def _unseen_alike(self, tied: list[tuple[Line, "Trail", int]], obs: Observation,
                       count: int, when: float | None) -> tuple[Event, ...] | None:
         """Lines that give the same board: the same moves in another order (a transposition),
@@ -667,8 +713,10 @@ class Recovery:
         same position (the same pieces, side to move and counters, Art. 17 and 18), the game
         goes on from it the same whichever it was.  Rather than stall for the rest of the game
         (a king endgame's route at quick play: the players were asked to replay three moves,
-        and nothing was recorded again), the arbiter records the line that lifts the pieces in
-        the order the camera saw them lifted (else the first in notation order) and writes on
+        and nothing was recorded again), the arbiter records, of the lines whose order the
+        frames of the sightings allow (`_timeline_allows`) when there are any, the one that
+        lifts the pieces in the order the camera saw them lifted (else the first in notation
+        order) and writes on
         the scoresheet that it was not seen, with the other lines (said once, as a comment: the
         position is certain, only the record of how it came about is not).  Lines from
         different roots, from the board as seen (`Root.AS_SEEN`), or ending in different
@@ -696,9 +744,11 @@ class Recovery:
         seen = {sq: i for i, sq in enumerate(self._lifted_seen)}
 
         def order(entry: tuple[Line, "Trail", int]) -> tuple:
+            # a line the frames of the sightings allow first (`_timeline_allows`)
             line = entry[0]
             firsts = [seen.get(move.from_square, len(seen)) for move, _ in line.moves]
-            return (sum(a > b for i, a in enumerate(firsts) for b in firsts[i + 1:]),
+            return (not self._timeline_allows(line),
+                    sum(a > b for i, a in enumerate(firsts) for b in firsts[i + 1:]),
                     _line_text(line))
 
         what = (ORDER_UNSEEN if all(moves(line) == moves(tied[0][0]) for line, _, _ in tied)

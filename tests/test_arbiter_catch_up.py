@@ -350,6 +350,32 @@ def test_the_frames_pieces_were_seen_lifted_and_put_down_on_tell_a_transposition
         assert [e for e in of(events, ScoresheetComment) if ORDER_UNSEEN in e.text]
 
 
+
+def test_the_frames_of_every_sighting_tell_a_transposition_the_lifts_order_does_not_art_22():
+    # Five plies at quick play first seen still at their end; the same moves in other orders
+    # give the same board.  A hand over 10 early on took it for lifted (frame 8), yet 10 was
+    # seen standing at frame 38; 22 was seen holding its man at frame 10, 31 at 40, 15 at 42.
+    # The order the pieces were first seen lifted in (10, 11, 41) put 10-15 first, and 10-15
+    # 36-31 17-22 41-36 11-17 was recorded for 17-22 36-31 11-17 41-36 10-15: but 22 was
+    # landed on by frame 10, long before 10 left (the other renderer's selfplay-6 at seed
+    # 6262001).  Of the orders every sighting's frame allows, the one recorded is as played,
+    # and the scoresheet still says the order was not seen one by one.
+    start = Position.from_fen("B:W36,37,41:B10,11,17")
+    game = Game(start=start)
+    for text in ("17-22", "36-31", "11-17", "41-36", "10-15"):
+        game.push_text(text)
+    seen = replace(settled(game.positions[-1].pieces()), lifted=(10, 11, 41),
+                   lifted_at=(8, 20, 30), placed=(22, 31, 15), placed_at=(10, 40, 42),
+                   open_last=((22, 5), (31, 15), (15, 38)),
+                   stood_last=((10, 38), (11, 12), (41, 14)))
+    arb = Arbiter(Game(start=start))
+    for _ in range(5):
+        events = arb.observe(seen)
+        if arb.game.ply:
+            break
+    assert texts(events) == game.move_texts()
+    assert [e for e in of(events, ScoresheetComment) if "not seen one by one" in e.text]
+
 def test_a_landing_first_seen_late_under_the_hand_tells_no_order_art_22():
     # Blitz, four plies under a hand to one still board: 12-18 34-29 6-11 40-34, black's two
     # moves in either order giving it.  18 lay under the hand and was first seen holding its man
