@@ -9,7 +9,8 @@ dark squares (no man on its own crowning row), under a random scene of the chose
 the camera 15 to 45 degrees off vertical (``--min-tilt``, ``--max-tilt``):
 
 - ``home``: `renderer` (``Camera.random``, ``Style.random``, ``Lighting.random``: all its board
-  and piece styles, light, glare, noise, blur, JPEG);
+  and piece styles, light, glare, noise, blur, JPEG; a quarter of them under soft lamps,
+  ``Lighting.soft_lamps``);
 - ``alt``: `altrender`, the independent renderer (its own boards, piece meshes, kings two discs
   stacked off centre, lens and sensor): the check on stills of a renderer the reader was not
   tuned on.  Do not tune to it.
@@ -56,6 +57,8 @@ import numpy as np
 
 #: A king's top at least this many camera pixels from a man's: the camera can tell them.
 TELLABLE_PX = 2.5
+#: The share of ``home`` stills lit by soft lamps (`renderer.render.Lighting.soft_lamps`).
+SOFT_LAMPS_SHARE = 0.25
 
 
 def random_position(rng: np.random.Generator) -> dict:
@@ -86,6 +89,11 @@ def _home(seed: int, index: int, min_tilt: float, max_tilt: float):
     pieces = random_position(rng)
     cam = Camera.random(rng, max_tilt, min_tilt_deg=min_tilt)
     style, light = Style.random(rng), Lighting.random(rng)
+    # a share of the rooms lit by soft lamps, whose pieces' shadows reach the light squares
+    # (`Lighting.soft_lamps`; its own stream, so that every other still is drawn as before)
+    soft = np.random.default_rng([seed, index, 0x50F7])
+    if soft.random() < SOFT_LAMPS_SHARE:
+        light = light.soft_lamps(soft)
     r = render(pieces, cam, style, light, seed=index)
     h = style.man_height_mm
     sep = {sq: float(np.linalg.norm(r.square_centre(sq, 2 * h) - r.square_centre(sq, h)))
