@@ -136,6 +136,10 @@ MOVE_UNDER_A_HAND = "the squares of the move are under a hand: looking again onc
 #: lidraughts-3 at seed 7272003).  Read so `STALL_READINGS` times in a row, it is named.
 UNCLEAR_FOR_LINES = ("the board is read too unclearly to tell moves not seen from an irregular "
                      "one: looking again")
+#: A board read whole in passing on which an irregular act was seen, then this many still
+#: boards in a row alike on every square in view, a hand resting over the rest: the act is named
+#: from the board seen whole (`Arbiter._act_seen_whole`).
+ACT_SEEN_READINGS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,9 @@ class Arbiter(Recovery):
     _aside: list[tuple[Observation | None, Observation]] = field(default_factory=list, repr=False)
     # the ids of the readings of `seen` that are such boards, merged (`_still_readings`)
     _patched: set[int] = field(default_factory=set, repr=False)
+    # a board read whole in passing that showed an irregular act, and how many still boards
+    # since read alike in view with a hand over the rest (`_act_seen_whole`)
+    _act_seen: tuple[Settled, int] | None = field(default=None, repr=False)
     # the game went on where nobody saw it (begun before the camera first saw the board still,
     # or while the companion was off): legal play, not one irregular act, is what explains a
     # board several plies on (`_most`)
@@ -242,6 +249,7 @@ class Arbiter(Recovery):
             self.in_view.remember(settled)
         if settled.provisional:
             return self._provisional(settled)
+        act_seen, self._act_seen = self._act_seen, None
         if self._quick_only or self._joining or not (settled.observation.occluded or self._aside):
             return self._observe_still(settled)  # (nothing to join: no copy to judge it on)
         before = self._copy()
@@ -273,7 +281,40 @@ class Arbiter(Recovery):
                 return tuple(found)
         if joined is not None and _stuck(events):
             self._set_aside(joined.observation)
+        if _stuck(events) and act_seen is not None:
+            named = self._act_seen_whole(act_seen, settled, before)
+            if named is not None:
+                trial, found = named
+                self._adopt(trial)
+                return found
         return events
+
+    def _act_seen_whole(self, act_seen: tuple[Settled, int], settled: Settled, before: "Arbiter"
+                        ) -> "tuple[Arbiter, tuple[Event, ...]] | None":
+        """An irregular act seen on a board read whole in passing (``act_seen``: that board,
+        and the still boards alike in view since), named once `ACT_SEEN_READINGS` still boards
+        in a row, ``settled`` the last, read alike on every square in view with a hand resting
+        over the rest (the arbiter keeps counting them in `_act_seen` meanwhile): the trial,
+        from ``before`` (the arbiter as it was before ``settled``), that names it and what it
+        says, or None.  The act was done in view, nothing in view
+        changed since, and a hand resting over its first square would hide it from every
+        still board until the player took it back: blitz, White's 49-44 where 37x17 was
+        compulsory (Art. 10), seen whole in passing, then a hand rested over 49 and 50 for two
+        seconds and put the man back; the act was never named (the system bench's lidraughts-1
+        at seed 8989003)."""
+        whole, alike = act_seen
+        obs = settled.observation
+        if not obs.occluded or any(
+                obs.reading(sq).content != whole.observation.reading(sq).content
+                for sq in range(1, 51) if not obs.reading(sq).occluded):
+            return None
+        if alike + 1 < ACT_SEEN_READINGS:
+            self._act_seen = (whole, alike + 1)
+            return None
+        trial, found = before._trial(replace(whole, provisional=False), quick=False)
+        if not any(isinstance(e, Irregularity) for e in found):
+            return None
+        return trial, tuple(found)
 
     def _unaccounted(self, moves, settled: Settled) -> tuple[int, ...]:
         """The squares the camera saw a piece leave or land on since the last board taken
@@ -476,6 +517,10 @@ class Arbiter(Recovery):
                         self._keep(obs)
                     else:
                         self._set_aside(whole.observation)
+                elif whole is settled and any(isinstance(e, Irregularity) for e in longer):
+                    # an irregular act done in view: named if a hand rests over it from now on
+                    # (`_act_seen_whole`), else the still board tells
+                    self._act_seen = (settled, 0)
             return ()
         end = trial._physical(trial.position)
         changed = changes_between(self._physical(self.position), end)

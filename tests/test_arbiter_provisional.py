@@ -307,3 +307,42 @@ def test_a_board_read_beside_a_hand_must_account_for_the_lifts_of_boards_not_tak
     assert arb.game.ply == 1
     events = arb.observe(settled(end, time=7.0))
     assert texts(events) == ["16-21", "37-32", "20-25"]
+
+
+def test_an_act_seen_whole_in_passing_is_named_while_a_hand_rests_over_it_art_10():
+    # Blitz: White, who must capture 37x28 (Art. 10), plays 49-44; the board is read whole in
+    # passing, then a hand comes to rest over 49 and 50 and stays there for the still boards,
+    # until the player takes the move back.  Every still board read alike in view, no square
+    # in view changed since the act: it is named from the board seen whole, once
+    # `ACT_SEEN_READINGS` still boards in a row showed so (the system bench's lidraughts-1 at
+    # seed 8989003: the act was never named).  A hand over the act's squares from the first,
+    # or a still board that differs in view, names nothing.
+    from rules.arbiter import ACT_SEEN_READINGS
+    from rules.position import Position
+    start = Position.from_fen("W:W37,49,50:B32")
+    after = {37: Piece(WHITE), 44: Piece(WHITE), 50: Piece(WHITE), 32: start.pieces()[32]}
+    hand = {sq: SquareReading(None, 0.5, Piece(WHITE), occluded=True) for sq in (49, 50)}
+
+    def still(t: float) -> Settled:
+        return settled(after, readings=hand, time=t)
+
+    arb = Arbiter(Game(start=start))
+    assert arb.observe(in_passing(after, time=1.0)) == ()
+    named = []
+    for k in range(ACT_SEEN_READINGS):
+        events = arb.observe(still(2.0 + 0.5 * k))
+        named += of(events, Irregularity)
+        assert not named or k == ACT_SEEN_READINGS - 1
+    assert [e.article for e in named] == ["Art. 10"]
+    assert arb.pending is not None and arb.game.ply == 0
+    # the hand over the act's squares from the first: nothing seen whole, nothing named
+    arb = Arbiter(Game(start=start))
+    for k in range(ACT_SEEN_READINGS + 2):
+        assert not of(arb.observe(still(2.0 + 0.5 * k)), Irregularity)
+    # a still board that differs in view from the board seen whole: nothing named
+    arb = Arbiter(Game(start=start))
+    arb.observe(in_passing(after, time=1.0))
+    moved = {**after, 39: after[44]}
+    del moved[44]
+    for k in range(ACT_SEEN_READINGS + 2):
+        assert not of(arb.observe(settled(moved, readings=hand, time=2.0 + 0.5 * k)), Irregularity)
