@@ -801,10 +801,11 @@ class Recovery:
                 found = [entry for entry in found if self._lifted_in_order(entry[0], obs)]
                 if len(found) != 1:
                     return None
-            if self._unplaced(found[0][0] if found else None, obs) and total < longest:
+            fewest = found[0][0] if found else None
+            if (self._unplaced(fewest, obs) or self._unlifted(fewest, obs)) and total < longest:
                 # The camera saw a piece put down where the fewest plies and their act leave
-                # none: one ply more, the opponent's act after it, may be what it saw
-                # (`_placed_later`); else the fewest stand.
+                # none, or lifted where they move none: one ply more, the opponent's act after
+                # it, may be what it saw (`_placed_later`); else the fewest stand.
                 later = self._placed_later(obs, trails, total + 1, sure, budget, count)
                 if later is not None:
                     found = [later]
@@ -880,14 +881,30 @@ class Recovery:
         board = _plain_reading(obs, (line.end if line is not None else self.position).pieces())
         return {sq for sq in self._placed_seen if sq not in lands and sq not in board}
 
+    def _unlifted(self, line: Line | None, obs: Observation) -> set[int]:
+        """The squares the camera saw a piece lifted from on the way (`Settled.lifted`) that
+        neither ``line`` (None: no move) nor the act after it moves a piece from or captures on,
+        and that hold a piece at its end and on the board as read: a piece lifted there and a
+        piece put there again, which the line and the act do not explain."""
+        moved: set[int] = set()
+        for move, _ in line.moves if line is not None else ():
+            moved |= {move.from_square, *move.captured}
+        end = (line.end if line is not None else self.position).pieces()
+        board = _plain_reading(obs, end)
+        return {sq for sq in self._lifted_seen
+                if sq not in moved and sq in end and board.get(sq) is not None}
+
     def _placed_later(self, obs: Observation, trails: list, total: int, sure: SureKinds,
                       budget: Budget, count: int) -> tuple[Line, Trail, int] | None:
         """The one line ``total`` plies on, with the opponent's act after it (Art. 27a), that
-        puts a piece on every square the camera saw one put down on in passing, where the
-        fewer plies before it did not: black replied 25-30 at blitz and white, instead of
-        moving, moved that man on to 34; the man was seen put down on 30, yet black was said to
-        have moved 25-34 (Art. 27d) and the wrong player named (the system bench's selfplay-55
-        at seed 2727002).  None when no line, or more than one, does."""
+        puts a piece on every square the camera saw one put down on in passing, and moves one
+        off every square it saw one lifted from, where the fewer plies before it did not: black
+        replied 25-30 at blitz and white, instead of moving, moved that man on to 34; the man
+        was seen put down on 30, yet black was said to have moved 25-34 (Art. 27d) and the
+        wrong player named (the system bench's selfplay-55 at seed 2727002).  Black played 7-12
+        at blitz and moved 2-7 out of turn; 7 was seen lifted, yet "the man on 2 to 12" was
+        named (Art. 27d) for the injected Art. 27a (the system bench's selfplay-30 at seed
+        8585002).  None when no line, or more than one, does."""
         found = self._near_lines(obs, trails, total, sure, budget, count)
         if not found or found is _AS_IT_STANDS:
             return None
@@ -896,7 +913,7 @@ class Recovery:
             line = entry[0]
             act = classify(line.end, _as_placed(obs, line.end.pieces()))
             if act is not None and act.kind is IrregularityKind.OPPONENT_PIECE \
-                    and not self._unplaced(line, obs):
+                    and not self._unplaced(line, obs) and not self._unlifted(line, obs):
                 fitting.append(entry)
         return fitting[0] if len(fitting) == 1 else None
 

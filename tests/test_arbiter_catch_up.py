@@ -1066,6 +1066,24 @@ def test_a_reply_then_the_opponent_moving_its_man_on_is_told_by_where_it_was_put
     assert (irr.kind, irr.article, irr.color) == (K.UNREACHABLE, "Art. 27d", BLACK)
 
 
+
+def test_a_move_then_the_same_side_moving_again_is_told_by_the_man_seen_lifted_art_27a():
+    # Blitz: black plays 7-12, then, out of turn, moves 2-7: the first still board shows 2
+    # emptied and 12 filled, 7 as before.  The camera saw the man on 7 lifted on the way: black's
+    # move is recorded and the second move named (Art. 27a, moved when it was White's turn),
+    # not "the man on 2 to 12" (Art. 27d; the system bench's selfplay-30 at seed 8585002 named
+    # that for the injected act).  Not seen lifted: one act explains the board as well.
+    start = Position.from_fen("B:W31,36:B2,7")
+    board = {31: Piece(WHITE), 36: Piece(WHITE), 7: Piece(BLACK), 12: Piece(BLACK)}
+    arb = Arbiter(Game(start=start))
+    events = arb.observe(replace(settled(board), lifted=(7, 2), placed=(12,)))
+    assert texts(events) == ["7-12"]
+    [irr] = of(events, Irregularity)
+    assert (irr.kind, irr.article, irr.color) == (K.OPPONENT_PIECE, "Art. 27a", WHITE)
+    arb = Arbiter(Game(start=start))
+    [irr] = of(arb.observe(replace(settled(board), placed=(12,))), Irregularity)
+    assert (irr.kind, irr.article, irr.color) == (K.UNREACHABLE, "Art. 27d", BLACK)
+
 def test_two_exchanges_first_seen_at_their_end_are_caught_up_not_named_art_22(monkeypatch):
     # Eight plies at quick play, two exchanges among them, the first still board at their end:
     # two men of each side gone and nothing else changed, which no single irregular act does.
