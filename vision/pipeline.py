@@ -1347,7 +1347,11 @@ class BoardWatcher:
           unsure, move after move, until something tells the model what it looks like there);
         - the king measurement (`vision.kings.refit`): in the start position each side stands
           on its own half, so a man's height and each colour's look are hard to tell apart
-          there, and men spread over the board tell them apart.
+          there, and men spread over the board tell them apart;
+        - the looks of the light squares whose neighbours the board changed
+          (`vision.squares.relit_light_references`): the pieces' shadows reach them, and the
+          light they tell is the light only beside the same pieces (not from a board in
+          passing).
 
         Kings teach neither (a king's top is not a man's).  Each settled board teaches once;
         nothing when the board or the camera moved since."""

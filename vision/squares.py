@@ -18,9 +18,10 @@ Calibrated (`learn_references`, from the start position), every cell has its own
 of each class (`vision.colours.CellReferences`): measured where the cell showed that class, else
 the class colour under the cell's light with the class's spread around it.  The light squares,
 empty all game, tell how the light changed on each cell since (`light_change`); a light
-square's look is taken again when the pieces beside it change (`relit_light_references`).  Each class is a
-heavy-tailed (Student t) distribution around the cell's reference, one spread per Lab channel;
-a top sample far from every class (a shadow, a glare the model never saw) reads as unsure.
+square's look is taken again when the pieces beside it change (`relit_light_references`).
+Each class is a heavy-tailed (Student t) distribution around the cell's reference, one spread
+per Lab channel; a top sample far from every class (a shadow, a glare the model never saw)
+reads as unsure.
 
 Kings are told from men in `vision.kings`.
 """
@@ -453,12 +454,13 @@ def relit_light_references(view: BoardView, model: ColourModel, dark_parity: int
     """``model`` with the empty look of each light cell whose surroundings (``around``,
     `surroundings` now) differ from those its look was taken beside taken again from ``view``,
     brought to the calibration light by the light change the light cells whose surroundings
-    stayed tell around it.  Under a camera well off vertical a man beside a light square
-    leans over it in the picture and shades it: a light square the men left showed the light
-    a quarter up on it, and the man of one colour beside it read half the other (the other
-    renderer's selfplay-6 at seed 6262001, ivory men on an ivory and red board 41 degrees off
-    vertical).  Where no light cell's surroundings stayed, nothing is taken; a model that
-    never knew them learns ``around`` as they are."""
+    stayed tell around it.  A piece's soft shadow reaches the light squares beside it (lamps
+    of some size, several lamps), and under a camera well off vertical its body may lean over
+    them in the picture: a light square the men left showed the light a quarter up on it, and
+    a white man back beside it read half black (the other renderer's selfplay-6 at seed
+    6262001, ivory men on an ivory and red board 41 degrees off vertical).  Where no light
+    cell's surroundings stayed, nothing is taken; a model that never knew them learns
+    ``around`` as they are."""
     cells = model.cells
     assert cells is not None
     if cells.around is None:
