@@ -349,8 +349,9 @@ class BoardWatcher:
         if cal.colours.cells is not None:
             # what stands beside each light square as its look was taken (`CellReferences`)
             hidden = np.zeros((10, 10), dtype=bool)
+            cells_of = cal.orientation.square_cells()
             for sq in cal.covered:
-                hidden[tuple(cal.orientation.square_cells()[sq - 1])] = True
+                hidden[cells_of[sq - 1]] = True
             cells = replace(cal.colours.cells, around=_beside_light(cal, expected, hidden))
             cal = replace(cal, colours=replace(cal.colours, cells=cells))
         self.calibration = cal

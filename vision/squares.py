@@ -49,6 +49,9 @@ MAN_HEIGHT = 0.2
 _CELL = np.array([(r, c) for r in range(10) for c in range(10)])
 #: (10, 10, 2) every cell's centre in the view (x, y, squares).
 _CENTRES = _CELL[:, ::-1].reshape(10, 10, 2).astype(np.float64) + 0.5
+#: (10, 10) every cell's (row + col) % 2 (read only).
+_PARITY = (_CELL[:, 0] + _CELL[:, 1]).reshape(10, 10) % 2
+_PARITY.flags.writeable = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,7 +72,7 @@ class BoardView:
 
     @property
     def parity(self) -> np.ndarray:
-        return (_CELL[:, 0] + _CELL[:, 1]).reshape(10, 10) % 2
+        return _PARITY.copy()
 
     @cached_property
     def rim(self) -> np.ndarray:
@@ -431,7 +434,7 @@ def surroundings(standing: np.ndarray, dark_parity: int) -> np.ndarray:
         beside = padded[1 + dr:11 + dr, 1 + dc:11 + dc]
         unknown |= beside < 0
         code += np.maximum(beside, 0) * _CODES ** i
-    light = (_CELL[:, 0] + _CELL[:, 1]).reshape(10, 10) % 2 != dark_parity
+    light = _PARITY != dark_parity
     return np.where(light & ~unknown, code, NOT_KNOWN)
 
 
